@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+
+# Copyright 2026 The Knative Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+# Tidies go.mod/go.sum and, with --vendor, writes a git-ignored vendor/ tree
+# for hermetic builds. Knative modules stay at the versions that
+# knative.dev/serving v0.50.0 pins: never upgrade them with -u.
+
+set -o errexit
+set -o nounset
+set -o pipefail
+
+REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
+cd "${REPO_ROOT_DIR}"
+
+go mod tidy
+if [[ "${1:-}" == "--vendor" ]]; then
+  go mod vendor
+  echo "vendor/ written (git-ignored)."
+fi

@@ -1,0 +1,169 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package config
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	netcfg "knative.dev/networking/pkg/config"
+	logtesting "knative.dev/pkg/logging/testing"
+	cfgmap "knative.dev/serving/pkg/apis/config"
+	"knative.dev/serving/pkg/gc"
+	routecfg "knative.dev/serving/pkg/reconciler/route/config"
+)
+
+func TestNewRouteAddressFromMap(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		data    map[string]string
+		want    *RouteAddress
+		wantErr string
+	}{{
+		name: "defaults",
+		data: map[string]string{},
+		want: &RouteAddress{Mode: ModeExternalName, ExternalNameFallback: FallbackEnabled},
+	}, {
+		name: "other keys are ignored",
+		data: map[string]string{"ingress-class": "kourier.ingress.networking.knative.dev"},
+		want: &RouteAddress{Mode: ModeExternalName, ExternalNameFallback: FallbackEnabled},
+	}, {
+		name: "empty values keep the defaults",
+		data: map[string]string{ModeKey: " ", ExternalNameFallbackKey: ""},
+		want: &RouteAddress{Mode: ModeExternalName, ExternalNameFallback: FallbackEnabled},
+	}, {
+		name: "each mode",
+		data: map[string]string{ModeKey: "EndpointsAndSlices", ExternalNameFallbackKey: "Disabled"},
+		want: &RouteAddress{Mode: ModeEndpointsAndSlices, ExternalNameFallback: FallbackDisabled},
+	}, {
+		name: "case and spaces do not matter",
+		data: map[string]string{ModeKey: " endpointslices\n", ExternalNameFallbackKey: "ENABLED"},
+		want: &RouteAddress{Mode: ModeEndpointSlices, ExternalNameFallback: FallbackEnabled},
+	}, {
+		name: "endpoints",
+		data: map[string]string{ModeKey: "Endpoints"},
+		want: &RouteAddress{Mode: ModeEndpoints, ExternalNameFallback: FallbackEnabled},
+	}, {
+		name:    "unknown mode",
+		data:    map[string]string{ModeKey: "Headless"},
+		wantErr: `route-address-mode: unknown value "Headless", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices`,
+	}, {
+		name:    "unknown fallback",
+		data:    map[string]string{ExternalNameFallbackKey: "true"},
+		wantErr: `route-address-externalname-fallback: unknown value "true", allowed values are Enabled, Disabled`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := NewRouteAddressFromMap(tc.data)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal("NewRouteAddressFromMap() =", err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Error("config (-want +got):", diff)
+			}
+		})
+	}
+}
+
+func TestNewRouteAddressFromConfigMapNamesTheConfigMap(t *testing.T) {
+	_, err := NewRouteAddressFromConfigMap(&corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: netcfg.ConfigMapName},
+		Data:       map[string]string{ModeKey: "Slices"},
+	})
+	if err == nil || !strings.Contains(err.Error(), "knative-serving/config-network") || !strings.Contains(err.Error(), `"Slices"`) {
+		t.Fatalf("error = %v, want one naming knative-serving/config-network and the value", err)
+	}
+}
+
+func TestModePredicates(t *testing.T) {
+	for _, tc := range []struct {
+		mode                             Mode
+		managed, endpoints, endpointSlcs bool
+	}{
+		{ModeExternalName, false, false, false},
+		{ModeEndpoints, true, true, false},
+		{ModeEndpointSlices, true, false, true},
+		{ModeEndpointsAndSlices, true, true, true},
+	} {
+		if got := tc.mode.Managed(); got != tc.managed {
+			t.Errorf("%s.Managed() = %v", tc.mode, got)
+		}
+		if got := tc.mode.WritesEndpoints(); got != tc.endpoints {
+			t.Errorf("%s.WritesEndpoints() = %v", tc.mode, got)
+		}
+		if got := tc.mode.WritesEndpointSlices(); got != tc.endpointSlcs {
+			t.Errorf("%s.WritesEndpointSlices() = %v", tc.mode, got)
+		}
+	}
+}
+
+func cm(name string, data map[string]string) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: name}, Data: data}
+}
+
+func TestStore(t *testing.T) {
+	ctx := logtesting.TestContextWithLogger(t)
+	var changed []string
+	store := NewStore(ctx, func(name string, _ interface{}) { changed = append(changed, name) })
+
+	if got := store.Mode(); got != ModeExternalName {
+		t.Errorf("Mode() before load = %s, want %s", got, ModeExternalName)
+	}
+
+	store.OnConfigChanged(cm(netcfg.ConfigMapName, map[string]string{ModeKey: "EndpointSlices"}))
+	store.OnConfigChanged(cm(routecfg.DomainConfigName, map[string]string{"example.com": ""}))
+	store.OnConfigChanged(cm(gc.ConfigName, nil))
+	store.OnConfigChanged(cm(cfgmap.FeaturesConfigName, nil))
+
+	got := FromContext(store.ToContext(context.Background()))
+	want := &RouteAddress{Mode: ModeEndpointSlices, ExternalNameFallback: FallbackEnabled}
+	if diff := cmp.Diff(want, got.RouteAddress); diff != "" {
+		t.Error("RouteAddress (-want +got):", diff)
+	}
+	rc := routecfg.FromContext(store.ToContext(context.Background()))
+	if rc.Network == nil || rc.Domain == nil {
+		t.Fatalf("route config = %+v, want network and domain loaded", rc)
+	}
+
+	// A bad update keeps the last good value.
+	store.OnConfigChanged(cm(netcfg.ConfigMapName, map[string]string{ModeKey: "nonsense"}))
+	if got := store.Mode(); got != ModeEndpointSlices {
+		t.Errorf("Mode() after bad update = %s, want %s", got, ModeEndpointSlices)
+	}
+
+	// Both parts observe config-network.
+	if n := strings.Count(strings.Join(changed, ","), netcfg.ConfigMapName); n < 2 {
+		t.Errorf("onAfterStore saw config-network %d times, want both parts (%v)", n, changed)
+	}
+}
+
+func TestFromContextOrDefaults(t *testing.T) {
+	got := FromContextOrDefaults(context.Background())
+	if got.RouteAddress.Mode != ModeExternalName || got.RouteAddress.ExternalNameFallback != FallbackEnabled {
+		t.Errorf("defaults = %+v", got.RouteAddress)
+	}
+}

@@ -1,0 +1,123 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package config
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+
+	netcfg "knative.dev/networking/pkg/config"
+	"knative.dev/pkg/configmap"
+	"knative.dev/pkg/logging"
+	routecfg "knative.dev/serving/pkg/reconciler/route/config"
+)
+
+type cfgKey struct{}
+
+// Config is the configuration of the routeaddress reconciler.
+// +k8s:deepcopy-gen=false
+type Config struct {
+	// RouteAddress holds the route-address keys of config-network.
+	RouteAddress *RouteAddress
+}
+
+// FromContext obtains the Config injected into the passed context.
+func FromContext(ctx context.Context) *Config {
+	c, _ := ctx.Value(cfgKey{}).(*Config)
+	return c
+}
+
+// FromContextOrDefaults is like FromContext, but returns the defaults when no
+// Config is attached.
+func FromContextOrDefaults(ctx context.Context) *Config {
+	if c := FromContext(ctx); c != nil && c.RouteAddress != nil {
+		return c
+	}
+	return &Config{RouteAddress: defaultConfig()}
+}
+
+// ToContext stores the Config in the passed context.
+func ToContext(ctx context.Context, c *Config) context.Context {
+	return context.WithValue(ctx, cfgKey{}, c)
+}
+
+// Store watches config-network for the route-address keys, and the
+// ConfigMaps of the upstream route reconciler (domain, network, gc,
+// features) whose configuration upstream's resource constructors read from
+// the context. A bad update is logged and the last good value is kept.
+//
+// +k8s:deepcopy-gen=false
+type Store struct {
+	*configmap.UntypedStore
+	route *routecfg.Store
+}
+
+// NewStore creates a Store. onAfterStore callbacks run after a ConfigMap of
+// either part has been parsed and stored; the name tells which ConfigMap.
+func NewStore(ctx context.Context, onAfterStore ...func(name string, value interface{})) *Store {
+	return &Store{
+		UntypedStore: configmap.NewUntypedStore(
+			"routeaddress",
+			logging.FromContext(ctx),
+			configmap.Constructors{
+				netcfg.ConfigMapName: NewRouteAddressFromConfigMap,
+			},
+			onAfterStore...,
+		),
+		route: routecfg.NewStore(ctx, onAfterStore...),
+	}
+}
+
+// WatchConfigs registers both parts of the store with the watcher.
+func (s *Store) WatchConfigs(w configmap.Watcher) {
+	s.UntypedStore.WatchConfigs(w)
+	s.route.WatchConfigs(w)
+}
+
+// OnConfigChanged hands a ConfigMap to the parts that watch it; tests use it
+// where no watcher runs.
+func (s *Store) OnConfigChanged(cm *corev1.ConfigMap) {
+	if cm.Name == netcfg.ConfigMapName {
+		s.UntypedStore.OnConfigChanged(cm)
+	}
+	s.route.OnConfigChanged(cm)
+}
+
+// ToContext stores both the route reconciler's configuration and ours in
+// the passed context.
+func (s *Store) ToContext(ctx context.Context) context.Context {
+	return ToContext(s.route.ToContext(ctx), s.Load())
+}
+
+// Load returns the current Config.
+func (s *Store) Load() *Config {
+	c := &Config{}
+	if ra, ok := s.UntypedLoad(netcfg.ConfigMapName).(*RouteAddress); ok {
+		c.RouteAddress = ra.DeepCopy()
+	}
+	return c
+}
+
+// Mode returns the configured mode, and ModeExternalName while config-network
+// has not been loaded yet.
+func (s *Store) Mode() Mode {
+	if ra, ok := s.UntypedLoad(netcfg.ConfigMapName).(*RouteAddress); ok {
+		return ra.Mode
+	}
+	return ModeExternalName
+}

@@ -1,0 +1,315 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plan
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// This file compares only the fields this project writes. Fields the
+// apiserver defaults (clusterIPs, ipFamilies, ipFamilyPolicy,
+// internalTrafficPolicy, sessionAffinity when we leave it empty, a port's
+// protocol and targetPort) never make two objects differ, and labels and
+// annotations are merged the way upstream merges them: ours are added, others
+// are kept.
+
+type change int
+
+const (
+	none change = iota
+	update
+	recreate
+)
+
+type serviceClass int
+
+const (
+	classExternalName serviceClass = iota
+	classHeadless
+	classAllocated
+)
+
+var classNames = [...]string{"ExternalName", "headless", "ClusterIP"}
+
+func classOf(s *corev1.Service) serviceClass {
+	switch {
+	case s.Spec.Type == corev1.ServiceTypeExternalName:
+		return classExternalName
+	case s.Spec.ClusterIP == corev1.ClusterIPNone:
+		return classHeadless
+	default:
+		return classAllocated
+	}
+}
+
+// transitionReasons names each change of class; a change away from
+// ExternalName is an update, any other needs the Service recreated because
+// spec.clusterIP is immutable and ClusterIP → ExternalName is refused
+// (kubernetes/kubernetes#104329).
+var transitionReasons = [3][3]string{
+	classExternalName: {classHeadless: "ExternalName → headless", classAllocated: "ExternalName → ClusterIP"},
+	classHeadless:     {classExternalName: "headless → ExternalName needs a recreate", classAllocated: "headless → ClusterIP needs a recreate (clusterIP is immutable)"},
+	classAllocated:    {classExternalName: "ClusterIP → ExternalName needs a recreate", classHeadless: "ClusterIP → headless needs a recreate (clusterIP is immutable)"},
+}
+
+// diffService says whether have must be updated or recreated to become want.
+func diffService(want, have *corev1.Service) (change, string) {
+	wc, hc := classOf(want), classOf(have)
+	if wc != hc {
+		if hc == classExternalName {
+			return update, transitionReasons[hc][wc]
+		}
+		return recreate, transitionReasons[hc][wc]
+	}
+	if !serviceSpecEqual(&want.Spec, &have.Spec) {
+		return update, classNames[wc] + " spec differs"
+	}
+	if !metaContains(want.Labels, have.Labels, nil) || !metaContains(want.Annotations, have.Annotations, nil) {
+		return update, "labels or annotations differ"
+	}
+	return none, ""
+}
+
+func serviceSpecEqual(want, have *corev1.ServiceSpec) bool {
+	if want.Type != have.Type && !(want.Type == "" && have.Type == corev1.ServiceTypeClusterIP) {
+		return false
+	}
+	if want.ExternalName != have.ExternalName {
+		return false
+	}
+	if want.SessionAffinity != "" && want.SessionAffinity != have.SessionAffinity {
+		return false
+	}
+	if len(want.Selector) != 0 || len(have.Selector) != 0 {
+		if len(want.Selector) != len(have.Selector) || !metaContains(want.Selector, have.Selector, nil) {
+			return false
+		}
+	}
+	if len(want.Ports) != len(have.Ports) {
+		return false
+	}
+	for i := range want.Ports {
+		if !servicePortEqual(&want.Ports[i], &have.Ports[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func servicePortEqual(want, have *corev1.ServicePort) bool {
+	wantTarget := want.TargetPort
+	if wantTarget == (intstr.IntOrString{}) {
+		// The apiserver defaults targetPort to port.
+		wantTarget = intstr.FromInt32(want.Port)
+	}
+	return want.Name == have.Name &&
+		want.Port == have.Port &&
+		wantTarget == have.TargetPort &&
+		protocolEqual(want.Protocol, have.Protocol) &&
+		stringPtrEqual(want.AppProtocol, have.AppProtocol)
+}
+
+// updatedService is have with the fields we own taken from want.
+func updatedService(want, have *corev1.Service) *corev1.Service {
+	out := have.DeepCopy()
+	if classOf(have) != classOf(want) {
+		// Leaving ExternalName: the apiserver allocates (or, for "None",
+		// records) the cluster IPs.
+		out.Spec.ClusterIP = want.Spec.ClusterIP
+		out.Spec.ClusterIPs = nil
+	}
+	out.Spec.Type = want.Spec.Type
+	out.Spec.ExternalName = want.Spec.ExternalName
+	out.Spec.Selector = want.Spec.Selector
+	out.Spec.Ports = want.Spec.Ports
+	if want.Spec.SessionAffinity != "" {
+		out.Spec.SessionAffinity = want.Spec.SessionAffinity
+	}
+	out.Labels = merged(have.Labels, want.Labels, nil)
+	out.Annotations = merged(have.Annotations, want.Annotations, nil)
+	return out
+}
+
+// ownedEndpointsLabels are labels whose absence from the desired Endpoints
+// means they must be absent from the live one too.
+var ownedEndpointsLabels = []string{discoveryv1.LabelSkipMirror}
+
+func endpointsEqual(want, have *corev1.Endpoints) bool {
+	if !metaContains(want.Labels, have.Labels, ownedEndpointsLabels) || !metaContains(want.Annotations, have.Annotations, nil) {
+		return false
+	}
+	if len(want.Subsets) != len(have.Subsets) {
+		return false
+	}
+	for i := range want.Subsets {
+		w, h := &want.Subsets[i], &have.Subsets[i]
+		if len(w.Addresses) != len(h.Addresses) || len(w.NotReadyAddresses) != len(h.NotReadyAddresses) || len(w.Ports) != len(h.Ports) {
+			return false
+		}
+		for j := range w.Addresses {
+			if w.Addresses[j].IP != h.Addresses[j].IP || w.Addresses[j].Hostname != h.Addresses[j].Hostname {
+				return false
+			}
+		}
+		for j := range w.NotReadyAddresses {
+			if w.NotReadyAddresses[j].IP != h.NotReadyAddresses[j].IP {
+				return false
+			}
+		}
+		for j := range w.Ports {
+			wp, hp := &w.Ports[j], &h.Ports[j]
+			if wp.Name != hp.Name || wp.Port != hp.Port || !protocolEqual(wp.Protocol, hp.Protocol) || !stringPtrEqual(wp.AppProtocol, hp.AppProtocol) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func updatedEndpoints(want, have *corev1.Endpoints) *corev1.Endpoints {
+	out := have.DeepCopy()
+	out.Subsets = want.Subsets
+	out.Labels = merged(have.Labels, want.Labels, ownedEndpointsLabels)
+	out.Annotations = merged(have.Annotations, want.Annotations, nil)
+	return out
+}
+
+func withoutSkipMirror(have *corev1.Endpoints) *corev1.Endpoints {
+	out := have.DeepCopy()
+	delete(out.Labels, discoveryv1.LabelSkipMirror)
+	return out
+}
+
+func sliceEqual(want, have *discoveryv1.EndpointSlice) bool {
+	if !metaContains(want.Labels, have.Labels, nil) || !metaContains(want.Annotations, have.Annotations, nil) {
+		return false
+	}
+	if len(want.Endpoints) != len(have.Endpoints) || len(want.Ports) != len(have.Ports) {
+		return false
+	}
+	for i := range want.Endpoints {
+		w, h := &want.Endpoints[i], &have.Endpoints[i]
+		if len(w.Addresses) != len(h.Addresses) {
+			return false
+		}
+		for j := range w.Addresses {
+			if w.Addresses[j] != h.Addresses[j] {
+				return false
+			}
+		}
+		// A nil ready condition means ready.
+		if boolPtrOr(w.Conditions.Ready, true) != boolPtrOr(h.Conditions.Ready, true) {
+			return false
+		}
+	}
+	for i := range want.Ports {
+		w, h := &want.Ports[i], &have.Ports[i]
+		var wp, hp corev1.Protocol
+		if w.Protocol != nil {
+			wp = *w.Protocol
+		}
+		if h.Protocol != nil {
+			hp = *h.Protocol
+		}
+		if !stringPtrEqual(w.Name, h.Name) || !int32PtrEqual(w.Port, h.Port) || !protocolEqual(wp, hp) || !stringPtrEqual(w.AppProtocol, h.AppProtocol) {
+			return false
+		}
+	}
+	return true
+}
+
+func updatedSlice(want, have *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
+	out := have.DeepCopy()
+	out.Endpoints = want.Endpoints
+	out.Ports = want.Ports
+	out.Labels = merged(have.Labels, want.Labels, nil)
+	out.Annotations = merged(have.Annotations, want.Annotations, nil)
+	return out
+}
+
+// metaContains reports whether have holds every entry of want, and none of
+// the owned keys that want lacks.
+func metaContains(want, have map[string]string, owned []string) bool {
+	for k, v := range want {
+		if hv, ok := have[k]; !ok || hv != v {
+			return false
+		}
+	}
+	for _, k := range owned {
+		if _, inWant := want[k]; !inWant {
+			if _, inHave := have[k]; inHave {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// merged is have with want's entries added, and the owned keys want lacks
+// removed.
+func merged(have, want map[string]string, owned []string) map[string]string {
+	if len(have) == 0 && len(want) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(have)+len(want))
+	for k, v := range have {
+		out[k] = v
+	}
+	for k, v := range want {
+		out[k] = v
+	}
+	for _, k := range owned {
+		if _, ok := want[k]; !ok {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
+// protocolEqual treats an empty protocol as the default, TCP.
+func protocolEqual(a, b corev1.Protocol) bool {
+	if a == "" {
+		a = corev1.ProtocolTCP
+	}
+	if b == "" {
+		b = corev1.ProtocolTCP
+	}
+	return a == b
+}
+
+func stringPtrEqual(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+func int32PtrEqual(a, b *int32) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+func boolPtrOr(b *bool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return *b
+}

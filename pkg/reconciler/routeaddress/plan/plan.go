@@ -1,0 +1,277 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plan
+
+import (
+	"cmp"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
+)
+
+// Make plans the operations that turn in.Actual into in.Targets for the
+// Route in.Owner.
+func Make(in Input) Plan {
+	p := planner{owner: in.Owner, released: in.Released}
+	p.index(in.Actual)
+	targets := in.Targets
+
+	sorted := make([]*Target, len(targets))
+	for i := range targets {
+		sorted[i] = &targets[i]
+	}
+	slices.SortFunc(sorted, func(a, b *Target) int { return cmp.Compare(a.Name, b.Name) })
+
+	desired := make(map[string]bool, len(targets))
+	for _, t := range sorted {
+		desired[t.Name] = true
+		if p.released {
+			p.release(t)
+		} else {
+			p.target(t)
+		}
+	}
+	p.orphans(desired)
+
+	ops := make([]Op, 0, len(p.prepareOps)+len(p.serviceOps)+len(p.afterOps)+len(p.cleanupOps))
+	ops = append(ops, p.prepareOps...)
+	ops = append(ops, p.serviceOps...)
+	ops = append(ops, p.afterOps...)
+	ops = append(ops, p.cleanupOps...)
+	if len(ops) == 0 {
+		ops = nil
+	}
+	return Plan{Ops: ops, Blocked: p.blocked}
+}
+
+type planner struct {
+	owner    metav1.Object
+	released bool
+
+	services  map[string]*corev1.Service
+	endpoints map[string]*corev1.Endpoints
+	// slices of ours, by the name of the Service they serve.
+	slices map[string][]*discoveryv1.EndpointSlice
+
+	// The phases, in the order they are sent:
+	// prepare: endpoints for Services that stay (before ExternalName turns headless);
+	// services: Service deletes, creates and updates;
+	// after: endpoints for Services that were just created or recreated;
+	// cleanup: obsolete endpoints, then orphans.
+	prepareOps, serviceOps, afterOps, cleanupOps []Op
+	blocked                           []Blocked
+}
+
+func (p *planner) index(a Actual) {
+	p.services = make(map[string]*corev1.Service, len(a.Services))
+	for _, s := range a.Services {
+		p.services[s.Name] = s
+	}
+	p.endpoints = make(map[string]*corev1.Endpoints, len(a.Endpoints))
+	for _, e := range a.Endpoints {
+		p.endpoints[e.Name] = e
+	}
+	p.slices = make(map[string][]*discoveryv1.EndpointSlice, len(a.Slices))
+	for _, s := range a.Slices {
+		if s.Labels[discoveryv1.LabelManagedBy] != names.ManagedBy {
+			continue
+		}
+		svc := s.Labels[discoveryv1.LabelServiceName]
+		p.slices[svc] = append(p.slices[svc], s)
+	}
+	for _, ss := range p.slices {
+		slices.SortFunc(ss, func(a, b *discoveryv1.EndpointSlice) int { return cmp.Compare(a.Name, b.Name) })
+	}
+}
+
+func (p *planner) controlled(o metav1.Object) bool {
+	return metav1.IsControlledBy(o, p.owner)
+}
+
+// target plans one name in a mode where we own the Service.
+func (p *planner) target(t *Target) {
+	svc, ep, ss := p.services[t.Name], p.endpoints[t.Name], p.slices[t.Name]
+
+	// Anything with this name that the Route does not control blocks the
+	// whole name: writing around it would serve addresses through, or next
+	// to, somebody else's object.
+	blocked := false
+	if svc != nil && !p.controlled(svc) {
+		p.block(KindService, svc.Name)
+		blocked = true
+	}
+	if ep != nil && !p.controlled(ep) {
+		p.block(KindEndpoints, ep.Name)
+		blocked = true
+	}
+	for _, s := range ss {
+		if !p.controlled(s) {
+			p.block(KindEndpointSlice, s.Name)
+			blocked = true
+		}
+	}
+	if blocked {
+		return
+	}
+
+	// Service. Endpoints go before a Service that stays (so an ExternalName
+	// Service turns headless with its addresses already there), after one
+	// that is created or recreated.
+	endpointsPhase := &p.prepareOps
+	switch {
+	case svc == nil:
+		p.serviceOps = append(p.serviceOps, Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: "missing"})
+		endpointsPhase = &p.afterOps
+	default:
+		switch change, reason := diffService(t.Service, svc); change {
+		case recreate:
+			p.serviceOps = append(p.serviceOps,
+				Op{Verb: Delete, Kind: KindService, Object: svc, Reason: reason},
+				Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: reason})
+			endpointsPhase = &p.afterOps
+		case update:
+			p.serviceOps = append(p.serviceOps, Op{Verb: Update, Kind: KindService, Object: updatedService(t.Service, svc), Reason: reason})
+		}
+	}
+
+	// Endpoints.
+	switch {
+	case t.Endpoints == nil && ep != nil:
+		p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "not desired"})
+	case t.Endpoints != nil && ep == nil:
+		*endpointsPhase = append(*endpointsPhase, Op{Verb: Create, Kind: KindEndpoints, Object: t.Endpoints, Reason: "missing"})
+	case t.Endpoints != nil && !endpointsEqual(t.Endpoints, ep):
+		*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpoints, Object: updatedEndpoints(t.Endpoints, ep), Reason: "differs"})
+	}
+
+	// EndpointSlices, matched by name.
+	for _, want := range t.Slices {
+		have := findSlice(ss, want.Name)
+		switch {
+		case have == nil:
+			*endpointsPhase = append(*endpointsPhase, Op{Verb: Create, Kind: KindEndpointSlice, Object: want, Reason: "missing"})
+		case have.AddressType != want.AddressType:
+			// addressType is immutable.
+			*endpointsPhase = append(*endpointsPhase,
+				Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "addressType changed"},
+				Op{Verb: Create, Kind: KindEndpointSlice, Object: want, Reason: "addressType changed"})
+		case !sliceEqual(want, have):
+			*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(want, have), Reason: "differs"})
+		}
+	}
+	for _, have := range ss {
+		if findSlice(t.Slices, have.Name) == nil {
+			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "not desired"})
+		}
+	}
+}
+
+// release plans one name whose Service the upstream route reconciler owns
+// again: the skip-mirror label comes off an Endpoints upstream keeps, and our
+// EndpointSlices (and an Endpoints upstream does not want) go once upstream
+// has reshaped the Service, so that the name never stops resolving.
+func (p *planner) release(t *Target) {
+	svc, ep := p.services[t.Name], p.endpoints[t.Name]
+	if ep != nil && !p.controlled(ep) {
+		ep = nil
+	}
+	ours := ep != nil && ep.Labels[discoveryv1.LabelSkipMirror] != ""
+	up := t.Upstream
+
+	handedOver := svc == nil || svc.Spec.Type == corev1.ServiceTypeExternalName ||
+		svc.Spec.ClusterIP != corev1.ClusterIPNone || !up.Ready ||
+		(up.Endpoints && ep != nil && !ours)
+
+	if ours {
+		if up.Endpoints {
+			p.prepareOps = append(p.prepareOps, Op{Verb: Update, Kind: KindEndpoints, Object: withoutSkipMirror(ep), Reason: "released to upstream"})
+		} else if handedOver {
+			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "released to upstream"})
+		}
+	}
+	if !handedOver {
+		return
+	}
+	for _, s := range p.slices[t.Name] {
+		if p.controlled(s) {
+			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "released to upstream"})
+		}
+	}
+}
+
+// orphans deletes what the Route controls under names it no longer wants.
+// With every target released, orphan Services and Endpoints are upstream's
+// to delete; our EndpointSlices are always ours.
+func (p *planner) orphans(desired map[string]bool) {
+	managed := !p.released
+	var svcs []*corev1.Service
+	for n, s := range p.services {
+		if !desired[n] && p.controlled(s) {
+			svcs = append(svcs, s)
+		}
+	}
+	slices.SortFunc(svcs, func(a, b *corev1.Service) int { return cmp.Compare(a.Name, b.Name) })
+	if managed {
+		for _, s := range svcs {
+			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindService, Object: s, Reason: "orphan"})
+		}
+	}
+
+	var eps []*corev1.Endpoints
+	for n, e := range p.endpoints {
+		if !desired[n] && p.controlled(e) && (managed || e.Labels[discoveryv1.LabelSkipMirror] != "" && p.services[n] == nil) {
+			eps = append(eps, e)
+		}
+	}
+	slices.SortFunc(eps, func(a, b *corev1.Endpoints) int { return cmp.Compare(a.Name, b.Name) })
+	for _, e := range eps {
+		p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: e, Reason: "orphan"})
+	}
+
+	var ss []*discoveryv1.EndpointSlice
+	for n, group := range p.slices {
+		if desired[n] {
+			continue
+		}
+		for _, s := range group {
+			if p.controlled(s) {
+				ss = append(ss, s)
+			}
+		}
+	}
+	slices.SortFunc(ss, func(a, b *discoveryv1.EndpointSlice) int { return cmp.Compare(a.Name, b.Name) })
+	for _, s := range ss {
+		p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "orphan"})
+	}
+}
+
+func (p *planner) block(k Kind, name string) {
+	p.blocked = append(p.blocked, Blocked{Kind: k, Name: name})
+}
+
+func findSlice(ss []*discoveryv1.EndpointSlice, name string) *discoveryv1.EndpointSlice {
+	for _, s := range ss {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plan
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Verb is what an operation does.
+type Verb string
+
+const (
+	// Create creates Object.
+	Create Verb = "Create"
+	// Update replaces the live object with Object (resourceVersion kept).
+	Update Verb = "Update"
+	// Delete deletes the live object Object, preconditioned on its UID.
+	Delete Verb = "Delete"
+)
+
+// Kind is the kind of object an operation writes.
+type Kind string
+
+const (
+	// KindService is a core/v1 Service.
+	KindService Kind = "Service"
+	// KindEndpoints is a core/v1 Endpoints.
+	KindEndpoints Kind = "Endpoints"
+	// KindEndpointSlice is a discovery/v1 EndpointSlice.
+	KindEndpointSlice Kind = "EndpointSlice"
+)
+
+// Object is any of the objects the planner deals with.
+type Object interface {
+	metav1.Object
+	runtime.Object
+}
+
+// Op is one API request to make.
+type Op struct {
+	Verb Verb
+	Kind Kind
+	// Object is the object to send for Create and Update, and the live object
+	// for Delete.
+	Object Object
+	// Reason says why, for logs and events.
+	Reason string
+}
+
+// Name returns the name of the object the operation writes.
+func (o Op) Name() string { return o.Object.GetName() }
+
+// Target is what one of the Route's cluster-local names (the default one or
+// a tag's) should look like.
+type Target struct {
+	// Name is the Service name.
+	Name string
+	// Service is the desired Service. Unused when the Input is Released.
+	Service *corev1.Service
+	// Endpoints is the desired Endpoints, nil for none.
+	Endpoints *corev1.Endpoints
+	// Slices are the desired EndpointSlices.
+	Slices []*discoveryv1.EndpointSlice
+	// Upstream is what the upstream route reconciler makes of this name; it
+	// matters only when the Input is Released.
+	Upstream Upstream
+}
+
+// Upstream describes what the upstream route reconciler will make of a
+// Service whose addressing is handed back to it.
+type Upstream struct {
+	// Ready is true when upstream has a shape for the Service (its KIngress
+	// load balancer is ready) and so will rewrite it.
+	Ready bool
+	// Endpoints is true when upstream keeps a core/v1 Endpoints for the
+	// Service (the load balancer is an IP).
+	Endpoints bool
+}
+
+// Input is what the planner works on.
+type Input struct {
+	// Owner is the Route: only objects it controls are ever written.
+	Owner metav1.Object
+	// Targets are the names the Route wants, with their desired objects.
+	Targets []Target
+	// Actual is what exists.
+	Actual Actual
+	// Released is true in ExternalName mode: the upstream route reconciler
+	// owns the Services and their Endpoints, and the plan only removes what
+	// this project added, once upstream has taken over.
+	Released bool
+}
+
+// Actual is what exists: objects that carry the Route's label or one of the
+// desired names. EndpointSlices not managed by us are ignored.
+type Actual struct {
+	Services  []*corev1.Service
+	Endpoints []*corev1.Endpoints
+	Slices    []*discoveryv1.EndpointSlice
+}
+
+// Blocked is an object that stands in the way but that the Route does not
+// control: it is never written, and its target is left alone.
+type Blocked struct {
+	Kind Kind
+	Name string
+}
+
+// Plan is the result of planning.
+type Plan struct {
+	// Ops are the operations, in the order they must be made.
+	Ops []Op
+	// Blocked lists objects that exist with a desired name but are not
+	// controlled by the Route.
+	Blocked []Blocked
+}

@@ -1,0 +1,225 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package resources
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1listers "k8s.io/client-go/listers/core/v1"
+	"k8s.io/utils/ptr"
+
+	netapi "knative.dev/networking/pkg/apis/networking"
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	"knative.dev/pkg/kmap"
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
+	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
+)
+
+// Shape is what a Route's Service ends up as.
+type Shape string
+
+const (
+	// ShapeHeadless is a headless Service whose endpoints hold the load
+	// balancer's addresses.
+	ShapeHeadless Shape = "Headless"
+	// ShapeHeadlessEmpty is a headless Service with no endpoints: the load
+	// balancer is not ready yet, or it is unresolvable and the ExternalName
+	// fallback is disabled.
+	ShapeHeadlessEmpty Shape = "HeadlessNoEndpoints"
+	// ShapeExternalName is upstream's ExternalName Service, used as the
+	// fallback for an unresolvable load balancer.
+	ShapeExternalName Shape = "ExternalName"
+	// ShapeMesh is upstream's ClusterIP Service for a MeshOnly load balancer.
+	ShapeMesh Shape = "ClusterIP"
+	// ShapeUpstream means the Service is left to the upstream route
+	// reconciler (mode ExternalName).
+	ShapeUpstream Shape = "Upstream"
+)
+
+// Addressing is what one of a Route's cluster-local names should be.
+type Addressing struct {
+	plan.Target
+	// Tag is the traffic tag, "" for the Route's own name.
+	Tag string
+	// Shape summarises the desired Service.
+	Shape Shape
+	// Resolution is what the load balancer resolved to.
+	Resolution Resolution
+}
+
+// MakeAddressing builds what the Service named for route and tag should be,
+// given the Route's KIngress (nil when it does not exist yet), whether the
+// Service is cluster local (upstream reads that off the live Service's
+// visibility label), the route-address configuration and a Service lister to
+// resolve DomainInternal. ctx must carry the route reconciler's
+// configuration (domain and network), as for upstream's constructors.
+func MakeAddressing(ctx context.Context, route *v1.Route, tag string, ing *netv1alpha1.Ingress, isPrivate bool,
+	cfg *config.RouteAddress, services corev1listers.ServiceLister) (*Addressing, error) {
+	placeholder, err := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
+	if err != nil {
+		return nil, fmt.Errorf("failed to construct placeholder Service for tag %q: %w", tag, err)
+	}
+	a := &Addressing{Target: plan.Target{Name: placeholder.Name}, Tag: tag}
+
+	lb := LoadBalancer(ing, isPrivate)
+	if !cfg.Mode.Managed() {
+		a.Shape = ShapeUpstream
+		if lb != nil {
+			if pair, err := routeresources.MakeK8sService(ctx, route, tag, ing, isPrivate); err == nil {
+				a.Upstream = plan.Upstream{Ready: true, Endpoints: pair.Endpoints != nil}
+			}
+		}
+		return a, nil
+	}
+
+	a.Resolution = Resolve(lb, services)
+	res := &a.Resolution
+	switch {
+	case len(res.Addresses) > 0:
+		a.Shape = ShapeHeadless
+		a.Service = headless(placeholder)
+		if cfg.Mode.WritesEndpoints() {
+			a.Endpoints = makeEndpoints(a.Service, res.Addresses, res.Port, cfg.Mode.WritesEndpointSlices())
+		}
+		if cfg.Mode.WritesEndpointSlices() {
+			a.Slices = makeSlices(a.Service, res.Addresses, res.Port)
+		}
+	case res.MeshOnly:
+		a.Shape = ShapeMesh
+		if a.Service, err = upstreamService(ctx, route, tag, ing, netv1alpha1.LoadBalancerIngressStatus{MeshOnly: true}); err != nil {
+			return nil, err
+		}
+	case lb != nil && res.Fallback != nil && cfg.ExternalNameFallback == config.FallbackEnabled:
+		a.Shape = ShapeExternalName
+		if a.Service, err = upstreamService(ctx, route, tag, ing, *res.Fallback); err != nil {
+			return nil, err
+		}
+	default:
+		// No load balancer yet, or unresolvable with the fallback disabled
+		// (or nothing to fall back to).
+		a.Shape = ShapeHeadlessEmpty
+		a.Service = headless(placeholder)
+	}
+	return a, nil
+}
+
+// upstreamService is upstream's MakeK8sService for a load balancer of the
+// single entry e, so that the shapes we share with upstream are upstream's.
+func upstreamService(ctx context.Context, route *v1.Route, tag string, ing *netv1alpha1.Ingress, e netv1alpha1.LoadBalancerIngressStatus) (*corev1.Service, error) {
+	only := &netv1alpha1.Ingress{
+		ObjectMeta: metav1.ObjectMeta{Name: ing.Name, Namespace: ing.Namespace},
+		Status: netv1alpha1.IngressStatus{
+			PrivateLoadBalancer: &netv1alpha1.LoadBalancerStatus{Ingress: []netv1alpha1.LoadBalancerIngressStatus{e}},
+		},
+	}
+	pair, err := routeresources.MakeK8sService(ctx, route, tag, only, true)
+	if err != nil {
+		return nil, fmt.Errorf("failed to construct Service for tag %q: %w", tag, err)
+	}
+	return pair.Service, nil
+}
+
+// headless turns the placeholder into a selector-less headless Service with
+// the placeholder's metadata and ports. ipFamilies and ipFamilyPolicy are
+// left to the apiserver.
+func headless(placeholder *corev1.Service) *corev1.Service {
+	return &corev1.Service{
+		ObjectMeta: placeholder.ObjectMeta,
+		Spec: corev1.ServiceSpec{
+			Type:      corev1.ServiceTypeClusterIP,
+			ClusterIP: corev1.ClusterIPNone,
+			Ports:     placeholder.Spec.Ports,
+		},
+	}
+}
+
+// makeEndpoints is upstream's Endpoints for an IP load balancer, with every
+// address, the resolved port and, when our own slices exist too, the label
+// that keeps the mirroring controller from copying it.
+func makeEndpoints(svc *corev1.Service, addrs []netip.Addr, port int32, skipMirror bool) *corev1.Endpoints {
+	meta := svc.ObjectMeta
+	if skipMirror {
+		meta.Labels = kmap.Union(svc.Labels, map[string]string{discoveryv1.LabelSkipMirror: "true"})
+	}
+	addresses := make([]corev1.EndpointAddress, len(addrs))
+	for i, a := range addrs {
+		addresses[i].IP = a.String()
+	}
+	return &corev1.Endpoints{
+		ObjectMeta: meta,
+		Subsets: []corev1.EndpointSubset{{
+			Addresses: addresses,
+			Ports: []corev1.EndpointPort{{
+				Name:        netapi.ServicePortNameH2C,
+				AppProtocol: &netapi.AppProtocolH2C,
+				Port:        port,
+			}},
+		}},
+	}
+}
+
+// makeSlices makes one ready EndpointSlice per address family.
+func makeSlices(svc *corev1.Service, addrs []netip.Addr, port int32) []*discoveryv1.EndpointSlice {
+	v4, v6 := families(addrs)
+	out := make([]*discoveryv1.EndpointSlice, 0, 2)
+	labels := kmap.Union(svc.Labels, map[string]string{
+		discoveryv1.LabelServiceName: svc.Name,
+		discoveryv1.LabelManagedBy:   names.ManagedBy,
+	})
+	ports := []discoveryv1.EndpointPort{{
+		Name:        ptr.To(netapi.ServicePortNameH2C),
+		Port:        ptr.To(port),
+		Protocol:    ptr.To(corev1.ProtocolTCP),
+		AppProtocol: &netapi.AppProtocolH2C,
+	}}
+	for _, fam := range []struct {
+		t     discoveryv1.AddressType
+		addrs []netip.Addr
+	}{{discoveryv1.AddressTypeIPv4, v4}, {discoveryv1.AddressTypeIPv6, v6}} {
+		if len(fam.addrs) == 0 {
+			continue
+		}
+		eps := make([]discoveryv1.Endpoint, len(fam.addrs))
+		for i, a := range fam.addrs {
+			eps[i] = discoveryv1.Endpoint{
+				Addresses:  []string{a.String()},
+				Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+			}
+		}
+		out = append(out, &discoveryv1.EndpointSlice{
+			ObjectMeta: metav1.ObjectMeta{
+				Name:            names.EndpointSlice(svc.Name, fam.t),
+				Namespace:       svc.Namespace,
+				Labels:          labels,
+				OwnerReferences: svc.OwnerReferences,
+			},
+			AddressType: fam.t,
+			Endpoints:   eps,
+			Ports:       ports,
+		})
+	}
+	return out
+}

@@ -1,0 +1,483 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package resources
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	"knative.dev/pkg/kmeta"
+	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
+)
+
+type lbCase struct {
+	name string
+	// entries of the private load balancer; nil with noIngress means no
+	// KIngress at all, nil alone a KIngress without status.
+	entries   []netv1alpha1.LoadBalancerIngressStatus
+	noIngress bool
+	gateway   *corev1.Service
+
+	addrs      []string
+	port       int32
+	mesh       bool
+	fallback   string
+	problems   []Reason
+	referenced bool
+	upstream   plan.Upstream
+}
+
+var lbCases = []lbCase{{
+	name:      "no KIngress yet",
+	noIngress: true,
+}, {
+	name: "KIngress without load balancer",
+}, {
+	name:     "IP",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7")},
+	addrs:    []string{"10.0.0.7"},
+	port:     80,
+	upstream: plan.Upstream{Ready: true, Endpoints: true},
+}, {
+	name:     "two IPs of both families",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("fd00::7"), IP("10.0.0.7")},
+	addrs:    []string{"10.0.0.7", "fd00::7"},
+	port:     80,
+	upstream: plan.Upstream{}, // upstream refuses more than one entry
+}, {
+	name:     "IP and DomainInternal in one entry (net-contour)",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{{IP: "10.0.0.8", DomainInternal: GatewayDomain}},
+	addrs:    []string{"10.0.0.8"},
+	port:     80,
+	upstream: plan.Upstream{Ready: true, Endpoints: true},
+}, {
+	name:       "DomainInternal resolvable",
+	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
+	gateway:    GatewayService([]string{"10.96.0.10"}),
+	addrs:      []string{"10.96.0.10"},
+	port:       80,
+	referenced: true,
+	upstream:   plan.Upstream{Ready: true},
+}, {
+	name:    "DomainInternal dual stack, only a port named http2",
+	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain + ".")},
+	gateway: GatewayService([]string{"fd00:10:96::a", "10.96.0.10"},
+		corev1.ServicePort{Name: "metrics", Port: 9090},
+		corev1.ServicePort{Name: "http2", Port: 8080}),
+	addrs:      []string{"10.96.0.10", "fd00:10:96::a"},
+	port:       8080,
+	referenced: true,
+	upstream:   plan.Upstream{Ready: true},
+}, {
+	name:       "DomainInternal Service missing",
+	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
+	fallback:   GatewayDomain,
+	problems:   []Reason{ReasonServiceNotFound},
+	referenced: true,
+	upstream:   plan.Upstream{Ready: true},
+}, {
+	name:    "DomainInternal Service headless",
+	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
+	gateway: func() *corev1.Service {
+		s := GatewayService(nil)
+		s.Spec.ClusterIP = corev1.ClusterIPNone
+		return s
+	}(),
+	fallback:   GatewayDomain,
+	problems:   []Reason{ReasonServiceHeadless},
+	referenced: true,
+	upstream:   plan.Upstream{Ready: true},
+}, {
+	name:    "DomainInternal Service ExternalName",
+	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
+	gateway: func() *corev1.Service {
+		s := GatewayService(nil)
+		s.Spec.Type, s.Spec.ExternalName = corev1.ServiceTypeExternalName, "elsewhere.example.com"
+		return s
+	}(),
+	fallback:   GatewayDomain,
+	problems:   []Reason{ReasonServiceExternalName},
+	referenced: true,
+	upstream:   plan.Upstream{Ready: true},
+}, {
+	name:       "DomainInternal Service without a usable port",
+	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
+	gateway:    GatewayService([]string{"10.96.0.10"}, corev1.ServicePort{Name: "grpc", Port: 9000}),
+	fallback:   GatewayDomain,
+	problems:   []Reason{ReasonNoPort},
+	referenced: true,
+	upstream:   plan.Upstream{Ready: true},
+}, {
+	name:     "DomainInternal outside the cluster domain",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("gateway.corp.example.com")},
+	fallback: "gateway.corp.example.com",
+	problems: []Reason{ReasonNotClusterService},
+	upstream: plan.Upstream{Ready: true},
+}, {
+	name:     "external Domain",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{Domain("lb.example.com")},
+	fallback: "lb.example.com",
+	problems: []Reason{ReasonExternalDomain},
+	upstream: plan.Upstream{Ready: true},
+}, {
+	name:     "IP that does not parse",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.300")},
+	problems: []Reason{ReasonInvalidIP},
+	upstream: plan.Upstream{Ready: true, Endpoints: true},
+}, {
+	name:     "MeshOnly",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{MeshOnly()},
+	mesh:     true,
+	upstream: plan.Upstream{Ready: true},
+}, {
+	name:       "one entry resolves, one does not",
+	entries:    []netv1alpha1.LoadBalancerIngressStatus{Domain("lb.example.com"), DomainInternal(GatewayDomain)},
+	gateway:    GatewayService([]string{"10.96.0.10"}),
+	addrs:      []string{"10.96.0.10"},
+	port:       80,
+	problems:   []Reason{ReasonExternalDomain},
+	referenced: true,
+}, {
+	name:     "entries on different ports",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7"), DomainInternal(GatewayDomain)},
+	gateway:  GatewayService([]string{"10.96.0.10"}, corev1.ServicePort{Name: "http2", Port: 8080}),
+	addrs:    []string{"10.0.0.7"},
+	port:     80,
+	problems: []Reason{ReasonPortMismatch},
+	// the second entry is still looked at, so it is still tracked.
+	referenced: true,
+}}
+
+type summary struct {
+	Shape        Shape
+	Type         corev1.ServiceType
+	ClusterIP    string
+	ExternalName string
+	Endpoints    string
+	SkipMirror   bool
+	Slices       []string
+	Problems     []Reason
+	Referenced   bool
+	Upstream     plan.Upstream
+}
+
+func summarize(a *Addressing) summary {
+	s := summary{Shape: a.Shape, Referenced: len(a.Resolution.Referenced) > 0, Upstream: a.Upstream}
+	if a.Service != nil {
+		s.Type, s.ClusterIP, s.ExternalName = a.Service.Spec.Type, a.Service.Spec.ClusterIP, a.Service.Spec.ExternalName
+	}
+	if a.Endpoints != nil {
+		var ips []string
+		for _, ad := range a.Endpoints.Subsets[0].Addresses {
+			ips = append(ips, ad.IP)
+		}
+		s.Endpoints = fmt.Sprintf("%s:%d", strings.Join(ips, ","), a.Endpoints.Subsets[0].Ports[0].Port)
+		s.SkipMirror = a.Endpoints.Labels[discoveryv1.LabelSkipMirror] == "true"
+	}
+	for _, sl := range a.Slices {
+		var ips []string
+		for _, e := range sl.Endpoints {
+			ips = append(ips, e.Addresses...)
+		}
+		s.Slices = append(s.Slices, fmt.Sprintf("%s %s %s:%d", sl.Name, sl.AddressType, strings.Join(ips, ","), *sl.Ports[0].Port))
+	}
+	for _, p := range a.Resolution.Problems {
+		s.Problems = append(s.Problems, p.Reason)
+	}
+	return s
+}
+
+// expect spells out, per mode and fallback, what each load balancer case
+// must give.
+func expect(c lbCase, cfg config.RouteAddress, svcName string) summary {
+	s := summary{Problems: c.problems, Referenced: c.referenced}
+	if !cfg.Mode.Managed() {
+		return summary{Shape: ShapeUpstream, Upstream: c.upstream}
+	}
+	switch {
+	case len(c.addrs) > 0:
+		s.Shape, s.Type, s.ClusterIP = ShapeHeadless, corev1.ServiceTypeClusterIP, corev1.ClusterIPNone
+		if cfg.Mode.WritesEndpoints() {
+			s.Endpoints = fmt.Sprintf("%s:%d", strings.Join(c.addrs, ","), c.port)
+			s.SkipMirror = cfg.Mode == config.ModeEndpointsAndSlices
+		}
+		if cfg.Mode.WritesEndpointSlices() {
+			var v4, v6 []string
+			for _, a := range c.addrs {
+				if strings.Contains(a, ":") {
+					v6 = append(v6, a)
+				} else {
+					v4 = append(v4, a)
+				}
+			}
+			if len(v4) > 0 {
+				s.Slices = append(s.Slices, fmt.Sprintf("%s-ipv4 IPv4 %s:%d", svcName, strings.Join(v4, ","), c.port))
+			}
+			if len(v6) > 0 {
+				s.Slices = append(s.Slices, fmt.Sprintf("%s-ipv6 IPv6 %s:%d", svcName, strings.Join(v6, ","), c.port))
+			}
+		}
+	case c.mesh:
+		s.Shape, s.Type = ShapeMesh, corev1.ServiceTypeClusterIP
+	case c.fallback != "" && cfg.ExternalNameFallback == config.FallbackEnabled:
+		s.Shape, s.Type, s.ExternalName = ShapeExternalName, corev1.ServiceTypeExternalName, c.fallback
+	default:
+		s.Shape, s.Type, s.ClusterIP = ShapeHeadlessEmpty, corev1.ServiceTypeClusterIP, corev1.ClusterIPNone
+	}
+	return s
+}
+
+func (c lbCase) inputs() (*netv1alpha1.Ingress, []*corev1.Service) {
+	var svcs []*corev1.Service
+	if c.gateway != nil {
+		svcs = append(svcs, c.gateway)
+	}
+	if c.noIngress {
+		return nil, svcs
+	}
+	return Ingress(Route(true), c.entries...), svcs
+}
+
+// TestMakeAddressingMatrix runs every load balancer shape through every
+// mode and fallback, for the Route's own name and its tag.
+func TestMakeAddressingMatrix(t *testing.T) {
+	ctx := WithRouteConfig(context.Background())
+	route := Route(true)
+	for _, c := range lbCases {
+		for _, mode := range config.Modes {
+			for _, fb := range config.Fallbacks {
+				for _, tag := range []string{"", Tag} {
+					cfg := config.RouteAddress{Mode: mode, ExternalNameFallback: fb}
+					t.Run(fmt.Sprintf("%s/%s/fallback=%s/tag=%q", c.name, mode, fb, tag), func(t *testing.T) {
+						ing, svcs := c.inputs()
+						got, err := MakeAddressing(ctx, route, tag, ing, false, &cfg, ServiceLister(svcs...))
+						if err != nil {
+							t.Fatal("MakeAddressing() =", err)
+						}
+						wantName := RouteName
+						if tag != "" {
+							wantName = TagService
+						}
+						if got.Name != wantName || got.Tag != tag {
+							t.Errorf("Name, Tag = %q, %q; want %q, %q", got.Name, got.Tag, wantName, tag)
+						}
+						if diff := cmp.Diff(expect(c, cfg, wantName), summarize(got)); diff != "" {
+							t.Error("addressing (-want +got):", diff)
+						}
+						if got.Service != nil {
+							// Metadata is always upstream's placeholder metadata.
+							ph, _ := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
+							if diff := cmp.Diff(ph.ObjectMeta, got.Service.ObjectMeta); diff != "" {
+								t.Error("Service metadata differs from upstream's placeholder (-want +got):", diff)
+							}
+						}
+						if got.Service != nil && got.Service.Spec.Type == corev1.ServiceTypeExternalName && fb == config.FallbackDisabled {
+							t.Error("ExternalName Service with the fallback disabled")
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestMakeAddressingGolden pins every field of the IP case in
+// EndpointsAndSlices mode.
+func TestMakeAddressingGolden(t *testing.T) {
+	ctx := WithRouteConfig(context.Background())
+	route := Route(true)
+	ing := Ingress(route, IP("10.0.0.7"), IP("fd00::7"))
+	got, err := MakeAddressing(ctx, route, Tag, ing, false,
+		&config.RouteAddress{Mode: config.ModeEndpointsAndSlices, ExternalNameFallback: config.FallbackEnabled}, ServiceLister())
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := metav1.ObjectMeta{
+		Namespace:       Namespace,
+		Name:            TagService,
+		Labels:          map[string]string{"app": "hello", "serving.knative.dev/route": RouteName},
+		Annotations:     map[string]string{"team": "blue"},
+		OwnerReferences: []metav1.OwnerReference{*kmeta.NewControllerRef(route)},
+	}
+	h2c := "kubernetes.io/h2c"
+	wantSvc := &corev1.Service{
+		ObjectMeta: meta,
+		Spec: corev1.ServiceSpec{
+			Type:      corev1.ServiceTypeClusterIP,
+			ClusterIP: corev1.ClusterIPNone,
+			Ports:     []corev1.ServicePort{{Name: "http2", AppProtocol: &h2c, Port: 80, TargetPort: intstr.FromInt(80)}},
+		},
+	}
+	epMeta := *meta.DeepCopy()
+	epMeta.Labels["endpointslice.kubernetes.io/skip-mirror"] = "true"
+	wantEp := &corev1.Endpoints{
+		ObjectMeta: epMeta,
+		Subsets: []corev1.EndpointSubset{{
+			Addresses: []corev1.EndpointAddress{{IP: "10.0.0.7"}, {IP: "fd00::7"}},
+			Ports:     []corev1.EndpointPort{{Name: "http2", AppProtocol: &h2c, Port: 80}},
+		}},
+	}
+	slice := func(name string, t discoveryv1.AddressType, ip string) *discoveryv1.EndpointSlice {
+		return &discoveryv1.EndpointSlice{
+			ObjectMeta: metav1.ObjectMeta{
+				Namespace: Namespace,
+				Name:      name,
+				Labels: map[string]string{
+					"app": "hello", "serving.knative.dev/route": RouteName,
+					"kubernetes.io/service-name":             TagService,
+					"endpointslice.kubernetes.io/managed-by": "routeaddress-controller.knative.dev",
+				},
+				OwnerReferences: []metav1.OwnerReference{*kmeta.NewControllerRef(route)},
+			},
+			AddressType: t,
+			Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}}},
+			Ports: []discoveryv1.EndpointPort{{
+				Name: ptr.To("http2"), Port: ptr.To(int32(80)), Protocol: ptr.To(corev1.ProtocolTCP), AppProtocol: &h2c,
+			}},
+		}
+	}
+	wantSlices := []*discoveryv1.EndpointSlice{
+		slice(TagService+"-ipv4", discoveryv1.AddressTypeIPv4, "10.0.0.7"),
+		slice(TagService+"-ipv6", discoveryv1.AddressTypeIPv6, "fd00::7"),
+	}
+	if diff := cmp.Diff(wantSvc, got.Service); diff != "" {
+		t.Error("Service (-want +got):", diff)
+	}
+	if diff := cmp.Diff(wantEp, got.Endpoints); diff != "" {
+		t.Error("Endpoints (-want +got):", diff)
+	}
+	if diff := cmp.Diff(wantSlices, got.Slices); diff != "" {
+		t.Error("EndpointSlices (-want +got):", diff)
+	}
+	// The Service's labels were not changed by the Endpoints' skip-mirror label.
+	if _, ok := got.Service.Labels["endpointslice.kubernetes.io/skip-mirror"]; ok {
+		t.Error("skip-mirror label leaked into the Service")
+	}
+}
+
+// TestParityWithUpstream checks the shapes meant to match upstream's
+// MakeK8sService do match it, field for field.
+func TestParityWithUpstream(t *testing.T) {
+	ctx := WithRouteConfig(context.Background())
+	route := Route(true)
+	for _, tc := range []struct {
+		name  string
+		mode  config.Mode
+		entry netv1alpha1.LoadBalancerIngressStatus
+		svcs  []*corev1.Service
+	}{
+		{"IP, Endpoints mode", config.ModeEndpoints, IP("10.0.0.7"), nil},
+		{"MeshOnly", config.ModeEndpointSlices, MeshOnly(), nil},
+		{"unresolvable DomainInternal falls back", config.ModeEndpointsAndSlices, DomainInternal(GatewayDomain), nil},
+		{"external Domain falls back", config.ModeEndpoints, Domain("lb.example.com"), nil},
+	} {
+		for _, tag := range []string{"", Tag} {
+			t.Run(tc.name+"/"+tag, func(t *testing.T) {
+				ing := Ingress(route, tc.entry)
+				want, err := routeresources.MakeK8sService(ctx, route, tag, ing, false)
+				if err != nil {
+					t.Fatal("upstream MakeK8sService() =", err)
+				}
+				got, err := MakeAddressing(ctx, route, tag, ing, false,
+					&config.RouteAddress{Mode: tc.mode, ExternalNameFallback: config.FallbackEnabled}, ServiceLister(tc.svcs...))
+				if err != nil {
+					t.Fatal("MakeAddressing() =", err)
+				}
+				if diff := cmp.Diff(want.Service, got.Service); diff != "" {
+					t.Error("Service differs from upstream (-want +got):", diff)
+				}
+				if diff := cmp.Diff(want.Endpoints, got.Endpoints, cmpopts.EquateEmpty()); diff != "" {
+					t.Error("Endpoints differ from upstream (-want +got):", diff)
+				}
+			})
+		}
+	}
+}
+
+func TestLoadBalancerChoice(t *testing.T) {
+	route := Route(false)
+	public := &netv1alpha1.LoadBalancerStatus{Ingress: []netv1alpha1.LoadBalancerIngressStatus{Domain("public.example.com")}}
+	private := &netv1alpha1.LoadBalancerStatus{Ingress: []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.1")}}
+	for _, tc := range []struct {
+		name            string
+		public, private *netv1alpha1.LoadBalancerStatus
+		isPrivate       bool
+		want            *netv1alpha1.LoadBalancerStatus
+	}{
+		{"private wins", public, private, false, private},
+		{"public when no private", public, nil, false, public},
+		{"public when private is empty", public, &netv1alpha1.LoadBalancerStatus{}, false, public},
+		{"cluster-local never uses public", public, nil, true, nil},
+		{"none", nil, nil, false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ing := Ingress(route)
+			ing.Status.PublicLoadBalancer, ing.Status.PrivateLoadBalancer = tc.public, tc.private
+			if got := LoadBalancer(ing, tc.isPrivate); got != tc.want {
+				t.Errorf("LoadBalancer() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if LoadBalancer(nil, false) != nil {
+		t.Error("LoadBalancer(nil) != nil")
+	}
+}
+
+func TestSplitServiceDomain(t *testing.T) {
+	for _, tc := range []struct {
+		in       string
+		name, ns string
+		ok       bool
+	}{
+		{"gw.ns.svc.cluster.local", "gw", "ns", true},
+		{"gw.ns.svc.cluster.local.", "gw", "ns", true},
+		{"gw.ns.svc", "", "", false},
+		{"gw.sub.ns.svc.cluster.local", "", "", false},
+		{".ns.svc.cluster.local", "", "", false},
+		{"gw.svc.cluster.local", "", "", false},
+		{"gw.ns.svc.other.local", "", "", false},
+	} {
+		name, ns, ok := splitServiceDomain(tc.in)
+		if name != tc.name || ns != tc.ns || ok != tc.ok {
+			t.Errorf("splitServiceDomain(%q) = %q, %q, %v; want %q, %q, %v", tc.in, name, ns, ok, tc.name, tc.ns, tc.ok)
+		}
+	}
+}
+
+func TestProblemMessagesNameTheObject(t *testing.T) {
+	route := Route(false)
+	ing := Ingress(route, DomainInternal(GatewayDomain))
+	r := Resolve(LoadBalancer(ing, false), ServiceLister())
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].String(), GatewayNamespace+"/"+GatewayName) {
+		t.Errorf("problems = %v, want one naming %s/%s", r.Problems, GatewayNamespace, GatewayName)
+	}
+}

@@ -1,0 +1,271 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package resources
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	corev1listers "k8s.io/client-go/listers/core/v1"
+
+	netapi "knative.dev/networking/pkg/apis/networking"
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	"knative.dev/pkg/network"
+)
+
+// Reason says why a load balancer entry gave no addresses.
+type Reason string
+
+const (
+	// ReasonInvalidIP: the entry's IP does not parse.
+	ReasonInvalidIP Reason = "InvalidIP"
+	// ReasonExternalDomain: the entry has only a Domain, a name outside the
+	// cluster.
+	ReasonExternalDomain Reason = "ExternalDomain"
+	// ReasonNotClusterService: DomainInternal is not of the form
+	// <service>.<namespace>.svc.<cluster-domain>.
+	ReasonNotClusterService Reason = "DomainNotClusterService"
+	// ReasonServiceNotFound: DomainInternal names a Service that does not exist.
+	ReasonServiceNotFound Reason = "ServiceNotFound"
+	// ReasonServiceLookupFailed: the Service lister returned an error.
+	ReasonServiceLookupFailed Reason = "ServiceLookupFailed"
+	// ReasonServiceHeadless: DomainInternal names a headless Service.
+	ReasonServiceHeadless Reason = "ServiceHeadless"
+	// ReasonServiceExternalName: DomainInternal names an ExternalName Service.
+	ReasonServiceExternalName Reason = "ServiceExternalName"
+	// ReasonNoClusterIP: DomainInternal names a Service without cluster IPs.
+	ReasonNoClusterIP Reason = "ServiceHasNoClusterIP"
+	// ReasonNoPort: DomainInternal names a Service with neither port 80 nor
+	// a port named http2 or http.
+	ReasonNoPort Reason = "ServiceHasNoUsablePort"
+	// ReasonPortMismatch: entries resolved to different ports; only the
+	// first entry's port is used.
+	ReasonPortMismatch Reason = "PortMismatch"
+	// ReasonNoAddress: the entry has neither IP, DomainInternal, Domain nor
+	// MeshOnly.
+	ReasonNoAddress Reason = "NoAddress"
+)
+
+// Problem is one load balancer entry that could not be turned into
+// addresses.
+type Problem struct {
+	Reason  Reason
+	Message string
+}
+
+func (p Problem) String() string { return string(p.Reason) + ": " + p.Message }
+
+// Resolution is what a load balancer status resolved to.
+type Resolution struct {
+	// Addresses are the resolved IPs, sorted and without duplicates.
+	Addresses []netip.Addr
+	// Port is the port the addresses serve on.
+	Port int32
+	// MeshOnly is true when the first entry is MeshOnly and nothing
+	// resolved to addresses.
+	MeshOnly bool
+	// Fallback is the entry an ExternalName Service would point at: the
+	// first entry with a DomainInternal or Domain, reduced to those two
+	// fields (upstream prefers DomainInternal). Nil when there is none.
+	Fallback *netv1alpha1.LoadBalancerIngressStatus
+	// Problems lists the entries that gave no address.
+	Problems []Problem
+	// Referenced are the Services that DomainInternal entries named,
+	// whether they exist or not; a change to any of them changes the result.
+	Referenced []types.NamespacedName
+}
+
+// LoadBalancer returns the load balancer status upstream would use for a
+// Service: the private one when it has entries or the Service is cluster
+// local, else the public one. Nil when there is none yet.
+func LoadBalancer(ing *netv1alpha1.Ingress, isPrivate bool) *netv1alpha1.LoadBalancerStatus {
+	if ing == nil {
+		return nil
+	}
+	lb := ing.Status.PublicLoadBalancer
+	if private := ing.Status.PrivateLoadBalancer; isPrivate || private != nil && len(private.Ingress) != 0 {
+		lb = private
+	}
+	if lb == nil || len(lb.Ingress) == 0 {
+		return nil
+	}
+	return lb
+}
+
+// Resolve turns every entry of lb into addresses. Within one entry,
+// upstream's priority holds: IP, then DomainInternal (the ClusterIPs of the
+// Service it names), then Domain (unresolvable), then MeshOnly.
+func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceLister) Resolution {
+	var r Resolution
+	if lb == nil {
+		return r
+	}
+	portSet := false
+	for i := range lb.Ingress {
+		e := &lb.Ingress[i]
+		if r.Fallback == nil && (e.DomainInternal != "" || e.Domain != "") {
+			r.Fallback = &netv1alpha1.LoadBalancerIngressStatus{DomainInternal: e.DomainInternal, Domain: e.Domain}
+		}
+
+		var (
+			addrs []netip.Addr
+			port  int32
+			prob  *Problem
+		)
+		switch {
+		case e.IP != "":
+			a, err := netip.ParseAddr(e.IP)
+			if err != nil || a.Zone() != "" {
+				prob = &Problem{ReasonInvalidIP, fmt.Sprintf("load balancer IP %q is not an IP address", e.IP)}
+				break
+			}
+			addrs, port = []netip.Addr{a.Unmap()}, netapi.ServiceHTTPPort
+		case e.DomainInternal != "":
+			var ref *types.NamespacedName
+			addrs, port, ref, prob = resolveDomainInternal(e.DomainInternal, services)
+			if ref != nil {
+				r.Referenced = append(r.Referenced, *ref)
+			}
+		case e.Domain != "":
+			prob = &Problem{ReasonExternalDomain, fmt.Sprintf("load balancer domain %q is outside the cluster", e.Domain)}
+		case e.MeshOnly:
+			if i == 0 {
+				r.MeshOnly = true
+			}
+			continue
+		default:
+			prob = &Problem{ReasonNoAddress, fmt.Sprintf("load balancer entry %d has no IP, DomainInternal, Domain or MeshOnly", i)}
+		}
+		if prob != nil {
+			r.Problems = append(r.Problems, *prob)
+			continue
+		}
+		if portSet && port != r.Port {
+			r.Problems = append(r.Problems, Problem{ReasonPortMismatch,
+				fmt.Sprintf("load balancer entry %d serves port %d, entry before it port %d; it is left out", i, port, r.Port)})
+			continue
+		}
+		r.Port, portSet = port, true
+		r.Addresses = append(r.Addresses, addrs...)
+	}
+	if len(r.Addresses) > 0 {
+		r.MeshOnly = false
+		slices.SortFunc(r.Addresses, func(a, b netip.Addr) int { return a.Compare(b) })
+		r.Addresses = slices.Compact(r.Addresses)
+	}
+	return r
+}
+
+// resolveDomainInternal resolves <service>.<namespace>.svc.<cluster-domain>
+// to the ClusterIPs of that Service and the port to use on them.
+func resolveDomainInternal(domain string, services corev1listers.ServiceLister) ([]netip.Addr, int32, *types.NamespacedName, *Problem) {
+	name, ns, ok := splitServiceDomain(domain)
+	if !ok {
+		return nil, 0, nil, &Problem{ReasonNotClusterService, fmt.Sprintf(
+			"load balancer DomainInternal %q is not of the form <service>.<namespace>.svc.%s", domain, network.GetClusterDomainName())}
+	}
+	ref := &types.NamespacedName{Namespace: ns, Name: name}
+	svc, err := services.Services(ns).Get(name)
+	if apierrs.IsNotFound(err) {
+		return nil, 0, ref, &Problem{ReasonServiceNotFound, fmt.Sprintf("Service %s named by load balancer DomainInternal %q does not exist", ref, domain)}
+	} else if err != nil {
+		return nil, 0, ref, &Problem{ReasonServiceLookupFailed, fmt.Sprintf("failed to get Service %s: %v", ref, err)}
+	}
+	switch {
+	case svc.Spec.Type == corev1.ServiceTypeExternalName:
+		return nil, 0, ref, &Problem{ReasonServiceExternalName, fmt.Sprintf("Service %s named by load balancer DomainInternal %q is of type ExternalName", ref, domain)}
+	case svc.Spec.ClusterIP == corev1.ClusterIPNone:
+		return nil, 0, ref, &Problem{ReasonServiceHeadless, fmt.Sprintf("Service %s named by load balancer DomainInternal %q is headless", ref, domain)}
+	}
+	ips := svc.Spec.ClusterIPs
+	if len(ips) == 0 && svc.Spec.ClusterIP != "" {
+		ips = []string{svc.Spec.ClusterIP}
+	}
+	addrs := make([]netip.Addr, 0, len(ips))
+	for _, ip := range ips {
+		if a, err := netip.ParseAddr(ip); err == nil {
+			addrs = append(addrs, a.Unmap())
+		}
+	}
+	if len(addrs) == 0 {
+		return nil, 0, ref, &Problem{ReasonNoClusterIP, fmt.Sprintf("Service %s named by load balancer DomainInternal %q has no cluster IP", ref, domain)}
+	}
+	port, ok := servicePort(svc)
+	if !ok {
+		return nil, 0, ref, &Problem{ReasonNoPort, fmt.Sprintf(
+			"Service %s named by load balancer DomainInternal %q has neither port %d nor a port named %q or %q",
+			ref, domain, netapi.ServiceHTTPPort, netapi.ServicePortNameH2C, netapi.ServicePortNameHTTP1)}
+	}
+	return addrs, port, ref, nil
+}
+
+// servicePort picks port 80, else the port named http2, else the one named
+// http.
+func servicePort(svc *corev1.Service) (int32, bool) {
+	best, rank := int32(0), 0
+	for _, p := range svc.Spec.Ports {
+		if p.Protocol != "" && p.Protocol != corev1.ProtocolTCP {
+			continue
+		}
+		r := 0
+		switch {
+		case p.Port == netapi.ServiceHTTPPort:
+			r = 3
+		case p.Name == netapi.ServicePortNameH2C:
+			r = 2
+		case p.Name == netapi.ServicePortNameHTTP1:
+			r = 1
+		}
+		if r > rank {
+			best, rank = p.Port, r
+		}
+	}
+	return best, rank > 0
+}
+
+// splitServiceDomain splits <service>.<namespace>.svc.<cluster-domain>
+// (with an optional trailing dot).
+func splitServiceDomain(domain string) (name, namespace string, ok bool) {
+	d := strings.TrimSuffix(domain, ".")
+	suffix := ".svc." + network.GetClusterDomainName()
+	rest, found := strings.CutSuffix(d, suffix)
+	if !found {
+		return "", "", false
+	}
+	name, namespace, found = strings.Cut(rest, ".")
+	if !found || name == "" || namespace == "" || strings.Contains(namespace, ".") {
+		return "", "", false
+	}
+	return name, namespace, true
+}
+
+// families splits addresses by family, IPv4 first.
+func families(addrs []netip.Addr) (v4, v6 []netip.Addr) {
+	for _, a := range addrs {
+		if a.Is4() {
+			v4 = append(v4, a)
+		} else {
+			v6 = append(v6, a)
+		}
+	}
+	return v4, v6
+}

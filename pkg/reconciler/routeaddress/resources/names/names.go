@@ -1,0 +1,42 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package names
+
+import (
+	discoveryv1 "k8s.io/api/discovery/v1"
+)
+
+// ManagedBy is the endpointslice.kubernetes.io/managed-by value of the
+// EndpointSlices this project writes. It is unique to us so that neither the
+// EndpointSlice controller nor the mirroring controller touches them.
+const ManagedBy = "routeaddress-controller.knative.dev"
+
+// EndpointSlice returns the name of the EndpointSlice that holds the
+// addresses of one family for the named Service: "{service}-ipv4" or
+// "{service}-ipv6". Service names are unique in a namespace, so these are too,
+// and they never take the shape of a mirrored slice ("{endpoints}-" plus five
+// random characters).
+func EndpointSlice(service string, addressType discoveryv1.AddressType) string {
+	switch addressType {
+	case discoveryv1.AddressTypeIPv4:
+		return service + "-ipv4"
+	case discoveryv1.AddressTypeIPv6:
+		return service + "-ipv6"
+	default:
+		return service + "-fqdn"
+	}
+}
