@@ -77,7 +77,7 @@ type planner struct {
 	// after: endpoints for Services that were just created or recreated;
 	// cleanup: obsolete endpoints, then orphans.
 	prepareOps, serviceOps, afterOps, cleanupOps []Op
-	blocked                           []Blocked
+	blocked                                      []Blocked
 }
 
 func (p *planner) index(a Actual) {
