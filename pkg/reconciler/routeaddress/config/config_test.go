@@ -18,12 +18,14 @@ package config
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
 
 	netcfg "knative.dev/networking/pkg/config"
 	logtesting "knative.dev/pkg/logging/testing"
@@ -165,5 +167,35 @@ func TestFromContextOrDefaults(t *testing.T) {
 	got := FromContextOrDefaults(context.Background())
 	if got.RouteAddress.Mode != ModeExternalName || got.RouteAddress.ExternalNameFallback != FallbackEnabled {
 		t.Errorf("defaults = %+v", got.RouteAddress)
+	}
+}
+
+// TestConfigExample keeps config/config-network-patch.yaml true: its keys are
+// ours, its values parse, and they are the defaults.
+func TestConfigExample(t *testing.T) {
+	b, err := os.ReadFile("../../../../config/config-network-patch.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patch struct {
+		Data map[string]string `json:"data"`
+	}
+	if err := yaml.Unmarshal(b, &patch); err != nil {
+		t.Fatal(err)
+	}
+	if len(patch.Data) != 2 || patch.Data[ModeKey] == "" || patch.Data[ExternalNameFallbackKey] == "" {
+		t.Fatalf("data = %v, want exactly %s and %s", patch.Data, ModeKey, ExternalNameFallbackKey)
+	}
+	got, err := NewRouteAddressFromMap(patch.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(defaultConfig(), got); diff != "" {
+		t.Error("example is not the defaults (-want +got):", diff)
+	}
+	for _, m := range Modes {
+		if !strings.Contains(string(b), string(m)) {
+			t.Errorf("example does not document mode %s", m)
+		}
 	}
 }

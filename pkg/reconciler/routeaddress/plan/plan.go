@@ -73,7 +73,7 @@ type planner struct {
 
 	// The phases, in the order they are sent:
 	// prepare: endpoints for Services that stay (before ExternalName turns headless);
-	// services: Service deletes, creates and updates;
+	// services: Service deletes, creates and updates, then orphan deletes;
 	// after: endpoints for Services that were just created or recreated;
 	// cleanup: obsolete endpoints, then orphans.
 	prepareOps, serviceOps, afterOps, cleanupOps []Op
@@ -187,18 +187,27 @@ func (p *planner) target(t *Target) {
 // release plans one name whose Service the upstream route reconciler owns
 // again: the skip-mirror label comes off an Endpoints upstream keeps, and our
 // EndpointSlices (and an Endpoints upstream does not want) go once upstream
-// has reshaped the Service, so that the name never stops resolving.
+// has reshaped the Service, so that the name never stops resolving. A
+// headless Service without endpoints while upstream has no load balancer is
+// our placeholder: upstream would never reshape it, so it is deleted and
+// upstream creates its own.
 func (p *planner) release(t *Target) {
 	svc, ep := p.services[t.Name], p.endpoints[t.Name]
+	if svc != nil && !p.controlled(svc) {
+		return
+	}
 	if ep != nil && !p.controlled(ep) {
 		ep = nil
 	}
 	ours := ep != nil && ep.Labels[discoveryv1.LabelSkipMirror] != ""
 	up := t.Upstream
+	headless := svc != nil && svc.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.ClusterIP == corev1.ClusterIPNone
 
-	handedOver := svc == nil || svc.Spec.Type == corev1.ServiceTypeExternalName ||
-		svc.Spec.ClusterIP != corev1.ClusterIPNone || !up.Ready ||
-		(up.Endpoints && ep != nil && !ours)
+	if headless && !up.Ready && (ep == nil || ours) {
+		p.serviceOps = append(p.serviceOps, Op{Verb: Delete, Kind: KindService, Object: svc, Reason: "released to upstream: placeholder"})
+		headless = false
+	}
+	handedOver := !headless || !up.Ready || (up.Endpoints && ep != nil && !ours)
 
 	if ours {
 		if up.Endpoints {
@@ -231,7 +240,7 @@ func (p *planner) orphans(desired map[string]bool) {
 	slices.SortFunc(svcs, func(a, b *corev1.Service) int { return cmp.Compare(a.Name, b.Name) })
 	if managed {
 		for _, s := range svcs {
-			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindService, Object: s, Reason: "orphan"})
+			p.serviceOps = append(p.serviceOps, Op{Verb: Delete, Kind: KindService, Object: s, Reason: "orphan"})
 		}
 	}
 

@@ -1,0 +1,259 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plan_test
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+)
+
+// apiserver is a small simulation of what the real one does to the three
+// kinds: it defaults the fields the real one defaults, refuses the changes
+// the real one refuses (immutable clusterIP and addressType, ClusterIP →
+// ExternalName), and refuses to create what exists or to touch what does not.
+type apiserver struct {
+	services  map[string]*corev1.Service
+	endpoints map[string]*corev1.Endpoints
+	slices    map[string]*discoveryv1.EndpointSlice
+	nextIP    int
+	nextUID   int
+	writes    int
+}
+
+func newAPIServer(a plan.Actual) *apiserver {
+	s := &apiserver{
+		services:  map[string]*corev1.Service{},
+		endpoints: map[string]*corev1.Endpoints{},
+		slices:    map[string]*discoveryv1.EndpointSlice{},
+	}
+	for _, o := range a.Services {
+		s.services[o.Name] = o.DeepCopy()
+	}
+	for _, o := range a.Endpoints {
+		s.endpoints[o.Name] = o.DeepCopy()
+	}
+	for _, o := range a.Slices {
+		s.slices[o.Name] = o.DeepCopy()
+	}
+	return s
+}
+
+func (s *apiserver) actual() plan.Actual {
+	var a plan.Actual
+	for _, k := range sortedKeys(s.services) {
+		a.Services = append(a.Services, s.services[k].DeepCopy())
+	}
+	for _, k := range sortedKeys(s.endpoints) {
+		a.Endpoints = append(a.Endpoints, s.endpoints[k].DeepCopy())
+	}
+	for _, k := range sortedKeys(s.slices) {
+		a.Slices = append(a.Slices, s.slices[k].DeepCopy())
+	}
+	return a
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (s *apiserver) apply(ops []plan.Op) error {
+	for _, op := range ops {
+		if err := s.do(op); err != nil {
+			return fmt.Errorf("%s %s %s: %w", op.Verb, op.Kind, op.Name(), err)
+		}
+	}
+	return nil
+}
+
+func (s *apiserver) do(op plan.Op) error {
+	s.writes++
+	switch o := op.Object.(type) {
+	case *corev1.Service:
+		return doKind(s, op.Verb, s.services, o, s.defaultService, validateServiceUpdate)
+	case *corev1.Endpoints:
+		return doKind(s, op.Verb, s.endpoints, o, defaultEndpoints, nil)
+	case *discoveryv1.EndpointSlice:
+		return doKind(s, op.Verb, s.slices, o, defaultSlice, validateSliceUpdate)
+	}
+	return fmt.Errorf("unknown object %T", op.Object)
+}
+
+type object[T any] interface {
+	*T
+	GetName() string
+	GetUID() types.UID
+	SetUID(types.UID)
+	SetResourceVersion(string)
+	DeepCopy() *T
+}
+
+func doKind[T any, P object[T]](s *apiserver, verb plan.Verb, store map[string]P, o P,
+	def func(old, obj P), validate func(old, obj P) error) error {
+	old, exists := store[o.GetName()]
+	switch verb {
+	case plan.Create:
+		if exists {
+			return fmt.Errorf("already exists")
+		}
+		obj := P(o.DeepCopy())
+		s.nextUID++
+		obj.SetUID(types.UID(fmt.Sprintf("uid-%d", s.nextUID)))
+		obj.SetResourceVersion("1")
+		def(nil, obj)
+		store[o.GetName()] = obj
+	case plan.Update:
+		if !exists {
+			return fmt.Errorf("not found")
+		}
+		if old.GetUID() != o.GetUID() {
+			return fmt.Errorf("uid mismatch")
+		}
+		obj := P(o.DeepCopy())
+		def(old, obj)
+		if validate != nil {
+			if err := validate(old, obj); err != nil {
+				return err
+			}
+		}
+		store[o.GetName()] = obj
+	case plan.Delete:
+		if !exists {
+			return fmt.Errorf("not found")
+		}
+		if old.GetUID() != o.GetUID() {
+			return fmt.Errorf("uid precondition failed")
+		}
+		delete(store, o.GetName())
+	}
+	return nil
+}
+
+func (s *apiserver) defaultService(old, svc *corev1.Service) {
+	spec := &svc.Spec
+	if spec.Type == "" {
+		spec.Type = corev1.ServiceTypeClusterIP
+	}
+	for i := range spec.Ports {
+		if spec.Ports[i].Protocol == "" {
+			spec.Ports[i].Protocol = corev1.ProtocolTCP
+		}
+		if spec.Ports[i].TargetPort == (intstr.IntOrString{}) {
+			spec.Ports[i].TargetPort = intstr.FromInt32(spec.Ports[i].Port)
+		}
+	}
+	if spec.SessionAffinity == "" {
+		spec.SessionAffinity = corev1.ServiceAffinityNone
+	}
+	if spec.Type == corev1.ServiceTypeExternalName {
+		return
+	}
+	if spec.InternalTrafficPolicy == nil {
+		c := corev1.ServiceInternalTrafficPolicyCluster
+		spec.InternalTrafficPolicy = &c
+	}
+	switch {
+	case spec.ClusterIP == corev1.ClusterIPNone:
+		spec.ClusterIPs = []string{corev1.ClusterIPNone}
+		if spec.IPFamilyPolicy == nil {
+			p := corev1.IPFamilyPolicyRequireDualStack
+			spec.IPFamilyPolicy = &p
+			spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol}
+		}
+	case spec.ClusterIP == "":
+		if old != nil && old.Spec.ClusterIP != "" && old.Spec.Type != corev1.ServiceTypeExternalName {
+			spec.ClusterIP, spec.ClusterIPs = old.Spec.ClusterIP, old.Spec.ClusterIPs
+			return
+		}
+		s.nextIP++
+		spec.ClusterIP = fmt.Sprintf("10.96.0.%d", s.nextIP)
+		spec.ClusterIPs = []string{spec.ClusterIP}
+		p := corev1.IPFamilyPolicySingleStack
+		spec.IPFamilyPolicy = &p
+		spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol}
+	}
+}
+
+func validateServiceUpdate(old, svc *corev1.Service) error {
+	if old.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.Type == corev1.ServiceTypeExternalName {
+		return fmt.Errorf("spec.type: ClusterIP → ExternalName is refused (kubernetes#104329)")
+	}
+	if old.Spec.Type != corev1.ServiceTypeExternalName && old.Spec.ClusterIP != svc.Spec.ClusterIP {
+		return fmt.Errorf("spec.clusterIP: field is immutable (%q → %q)", old.Spec.ClusterIP, svc.Spec.ClusterIP)
+	}
+	return nil
+}
+
+func defaultEndpoints(_, ep *corev1.Endpoints) {
+	for i := range ep.Subsets {
+		for j := range ep.Subsets[i].Ports {
+			if ep.Subsets[i].Ports[j].Protocol == "" {
+				ep.Subsets[i].Ports[j].Protocol = corev1.ProtocolTCP
+			}
+		}
+	}
+}
+
+func defaultSlice(_, s *discoveryv1.EndpointSlice) {
+	for i := range s.Ports {
+		if s.Ports[i].Protocol == nil {
+			p := corev1.ProtocolTCP
+			s.Ports[i].Protocol = &p
+		}
+	}
+}
+
+func validateSliceUpdate(old, s *discoveryv1.EndpointSlice) error {
+	if old.AddressType != s.AddressType {
+		return fmt.Errorf("addressType: field is immutable")
+	}
+	return nil
+}
+
+// sameObjects reports whether two states hold equal objects (used to check
+// that a plan with no operations really is a no-op).
+func sameObjects(a, b plan.Actual) bool {
+	return equality.Semantic.DeepEqual(a, b)
+}
+
+// describe renders a plan compactly, one operation a line.
+func describe(p plan.Plan) string {
+	var b strings.Builder
+	for _, op := range p.Ops {
+		fmt.Fprintf(&b, "    %s %s %s (%s)\n", op.Verb, op.Kind, op.Name(), op.Reason)
+	}
+	for _, bl := range p.Blocked {
+		fmt.Fprintf(&b, "    Blocked by %s %s\n", bl.Kind, bl.Name)
+	}
+	if b.Len() == 0 {
+		return "    (nothing)\n"
+	}
+	return b.String()
+}

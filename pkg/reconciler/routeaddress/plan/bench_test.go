@@ -1,0 +1,68 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plan_test
+
+import (
+	"testing"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+)
+
+// benchmarkRoute measures what the reconciler does per Route and
+// reconcile: build the desired objects of both names (the Route's and its
+// tag's) and plan against the actual state.
+func benchmarkRoute(b *testing.B, mode config.Mode, l lb, steady bool) {
+	e := newEnv(l, mode, config.FallbackEnabled)
+	actual := plan.Actual{}
+	if steady {
+		s := newAPIServer(plan.Actual{})
+		in, err := e.input(actual)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.apply(plan.Make(in).Ops); err != nil {
+			b.Fatal(err)
+		}
+		actual = s.actual()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		in, err := e.input(actual)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := plan.Make(in)
+		if steady && len(p.Ops) != 0 {
+			b.Fatal("steady state planned operations")
+		}
+	}
+}
+
+func BenchmarkRouteSteady(b *testing.B) {
+	for _, mode := range config.Modes {
+		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) { benchmarkRoute(b, mode, lbInternal, true) })
+	}
+	b.Run("EndpointsAndSlices/IPv4+IPv6", func(b *testing.B) { benchmarkRoute(b, config.ModeEndpointsAndSlices, lbDualStack, true) })
+}
+
+func BenchmarkRouteCreate(b *testing.B) {
+	for _, mode := range config.Modes[1:] {
+		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) { benchmarkRoute(b, mode, lbInternal, false) })
+	}
+}

@@ -1,0 +1,471 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plan_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	"knative.dev/pkg/kmap"
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
+	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
+	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/transitions.golden")
+
+// lb is a load balancer shape the matrix moves to.
+type lb struct {
+	name    string
+	entries []netv1alpha1.LoadBalancerIngressStatus
+}
+
+var (
+	lbIP           = lb{"IP", []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7")}}
+	lbDualStack    = lb{"IPv4+IPv6", []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7"), IP("fd00::7")}}
+	lbInternal     = lb{"DomainInternal", []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)}}
+	lbUnresolvable = lb{"DomainInternal-missing", []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("missing.kourier-system.svc.cluster.local")}}
+	lbDomain       = lb{"Domain", []netv1alpha1.LoadBalancerIngressStatus{Domain("lb.example.com")}}
+	lbMesh         = lb{"MeshOnly", []netv1alpha1.LoadBalancerIngressStatus{MeshOnly()}}
+	lbNone         = lb{"none", nil}
+
+	lbs = []lb{lbIP, lbDualStack, lbInternal, lbUnresolvable, lbDomain, lbMesh, lbNone}
+)
+
+var (
+	gateway       = GatewayService([]string{"10.96.100.10"})
+	gatewayLister = ServiceLister(gateway)
+)
+
+// env is one Route, its KIngress and the configuration, as the reconciler
+// would see them.
+type env struct {
+	ctx   context.Context
+	route *v1.Route
+	ing   *netv1alpha1.Ingress
+	cfg   config.RouteAddress
+}
+
+func newEnv(l lb, mode config.Mode, fb config.Fallback) env {
+	route := Route(true)
+	return env{
+		ctx:   WithRouteConfig(context.Background()),
+		route: route,
+		ing:   Ingress(route, l.entries...),
+		cfg:   config.RouteAddress{Mode: mode, ExternalNameFallback: fb},
+	}
+}
+
+var tags = []string{"", Tag}
+
+// input builds the planner's input the way the reconciler does.
+func (e env) input(a plan.Actual) (plan.Input, error) {
+	in := plan.Input{Owner: e.route, Actual: a, Released: !e.cfg.Mode.Managed()}
+	for _, tag := range tags {
+		ad, err := resources.MakeAddressing(e.ctx, e.route, tag, e.ing, false, &e.cfg, gatewayLister)
+		if err != nil {
+			return in, err
+		}
+		in.Targets = append(in.Targets, ad.Target)
+	}
+	return in, nil
+}
+
+// upstream plays the upstream route reconciler of serving v0.50.0 on the
+// simulated apiserver: placeholders, MakeK8sService, its update-or-recreate
+// rule, Endpoints subsets, orphans.
+func (e env) upstream(s *apiserver) error {
+	want := map[string]bool{}
+	for _, tag := range tags {
+		ph, err := routeresources.MakeK8sPlaceholderService(e.ctx, e.route, tag)
+		if err != nil {
+			return err
+		}
+		want[ph.Name] = true
+		from := s.services[ph.Name]
+		if from == nil {
+			if err := s.do(plan.Op{Verb: plan.Create, Kind: plan.KindService, Object: ph}); err != nil {
+				return err
+			}
+			from = s.services[ph.Name]
+		} else if !metav1.IsControlledBy(from, e.route) {
+			continue
+		}
+		pair, err := routeresources.MakeK8sService(e.ctx, e.route, tag, e.ing, routeresources.IsClusterLocalService(from))
+		if err != nil {
+			continue
+		}
+		to := pair.Service
+		canUpdate := from.Spec.Type == corev1.ServiceTypeExternalName ||
+			from.Spec.Type == to.Spec.Type && (to.Spec.Type != corev1.ServiceTypeClusterIP || from.Spec.ClusterIP == to.Spec.ClusterIP ||
+				from.Spec.ClusterIP != corev1.ClusterIPNone && to.Spec.ClusterIP == "")
+		if canUpdate && to.Spec.Type == corev1.ServiceTypeClusterIP && to.Spec.ClusterIP == "" &&
+			from.Spec.Type == corev1.ServiceTypeClusterIP && from.Spec.ClusterIP != corev1.ClusterIPNone {
+			to.Spec.ClusterIP = from.Spec.ClusterIP
+		}
+		if canUpdate {
+			existing := from.DeepCopy()
+			existing.Spec = to.Spec
+			existing.Labels = kmap.Union(from.Labels, to.Labels)
+			existing.Annotations = kmap.Union(from.Annotations, to.Annotations)
+			if err := s.do(plan.Op{Verb: plan.Update, Kind: plan.KindService, Object: existing}); err != nil {
+				return err
+			}
+		} else {
+			if err := s.do(plan.Op{Verb: plan.Delete, Kind: plan.KindService, Object: from}); err != nil {
+				return err
+			}
+			if err := s.do(plan.Op{Verb: plan.Create, Kind: plan.KindService, Object: to}); err != nil {
+				return err
+			}
+		}
+		ep := s.endpoints[ph.Name]
+		switch {
+		case ep != nil && pair.Endpoints != nil:
+			existing := ep.DeepCopy()
+			existing.Subsets = pair.Endpoints.Subsets
+			err = s.do(plan.Op{Verb: plan.Update, Kind: plan.KindEndpoints, Object: existing})
+		case ep == nil && pair.Endpoints != nil:
+			err = s.do(plan.Op{Verb: plan.Create, Kind: plan.KindEndpoints, Object: pair.Endpoints})
+		case ep != nil && pair.Endpoints == nil:
+			err = s.do(plan.Op{Verb: plan.Delete, Kind: plan.KindEndpoints, Object: ep})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, n := range sortedKeys(s.services) {
+		svc := s.services[n]
+		if want[n] || svc.Labels["serving.knative.dev/route"] != e.route.Name {
+			continue
+		}
+		delete(s.services, n)
+		delete(s.endpoints, n)
+	}
+	return nil
+}
+
+// from is a starting state of the matrix.
+type from struct {
+	name  string
+	build func() (*apiserver, error)
+	// ours: the state was made by this project, so after a release it
+	// must look as upstream alone makes a fresh Route; otherwise as upstream
+	// alone makes of the same state.
+	ours bool
+}
+
+func ours(l lb, mode config.Mode) func() (*apiserver, error) {
+	return func() (*apiserver, error) {
+		e := newEnv(l, mode, config.FallbackEnabled)
+		s := newAPIServer(plan.Actual{})
+		in, err := e.input(plan.Actual{})
+		if err != nil {
+			return nil, err
+		}
+		return s, s.apply(plan.Make(in).Ops)
+	}
+}
+
+func byUpstream(l lb) func() (*apiserver, error) {
+	return func() (*apiserver, error) {
+		s := newAPIServer(plan.Actual{})
+		return s, newEnv(l, config.ModeExternalName, config.FallbackEnabled).upstream(s)
+	}
+}
+
+var froms = []from{
+	{"absent", func() (*apiserver, error) { return newAPIServer(plan.Actual{}), nil }, false},
+	{"ExternalName placeholder", byUpstream(lbNone), false},
+	{"ExternalName", byUpstream(lbInternal), false},
+	{"headless+Endpoints (upstream IP)", byUpstream(lbIP), false},
+	{"headless+EndpointSlices", ours(lbIP, config.ModeEndpointSlices), true},
+	{"headless+Endpoints+EndpointSlices", ours(lbDualStack, config.ModeEndpointsAndSlices), true},
+	{"mesh ClusterIP", byUpstream(lbMesh), false},
+	{"orphaned tag", func() (*apiserver, error) {
+		s, err := ours(lbIP, config.ModeEndpointsAndSlices)()
+		if err != nil {
+			return nil, err
+		}
+		// Rename the tag's objects as if the Route had a tag "old" before.
+		svc := s.services[TagService].DeepCopy()
+		svc.Name = "old-" + RouteName
+		s.services[svc.Name] = svc
+		ep := s.endpoints[TagService].DeepCopy()
+		ep.Name = svc.Name
+		s.endpoints[ep.Name] = ep
+		sl := s.slices[TagService+"-ipv4"].DeepCopy()
+		sl.Name, sl.Labels[discoveryv1.LabelServiceName] = svc.Name+"-ipv4", svc.Name
+		s.slices[sl.Name] = sl
+		return s, nil
+	}, true},
+	{"foreign-owned Service", func() (*apiserver, error) {
+		s := newAPIServer(plan.Actual{})
+		foreign := &corev1.Service{
+			ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: RouteName, UID: "someone-else",
+				Labels: map[string]string{"serving.knative.dev/route": RouteName}},
+			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.9.9", Selector: map[string]string{"app": "x"},
+				Ports: []corev1.ServicePort{{Name: "http", Port: 80}}},
+		}
+		s.services[foreign.Name] = foreign
+		return s, nil
+	}, false},
+}
+
+type to struct {
+	mode config.Mode
+	fb   config.Fallback
+	lb   lb
+}
+
+func tos() []to {
+	var out []to
+	for _, m := range config.Modes {
+		for _, l := range lbs {
+			out = append(out, to{m, config.FallbackEnabled, l})
+		}
+		if m.Managed() {
+			out = append(out, to{m, config.FallbackDisabled, lbUnresolvable})
+		}
+	}
+	return out
+}
+
+// TestTransitionMatrix plans every move from each starting state to each
+// mode and load balancer, applies the plan to the simulated apiserver
+// (which refuses what the real one refuses), and checks that one more
+// plan has nothing left to do, that the order rules hold and that nothing
+// foreign was written. The plans are recorded in testdata/transitions.golden.
+func TestTransitionMatrix(t *testing.T) {
+	var golden strings.Builder
+	for _, f := range froms {
+		for _, tt := range tos() {
+			row := fmt.Sprintf("%s → %s/%s fallback=%s", f.name, tt.mode, tt.lb.name, tt.fb)
+			t.Run(row, func(t *testing.T) {
+				s, err := f.build()
+				if err != nil {
+					t.Fatal("building the starting state:", err)
+				}
+				before := s.actual()
+				e := newEnv(tt.lb, tt.mode, tt.fb)
+				in, err := e.input(before)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := plan.Make(in)
+				fmt.Fprintf(&golden, "%s\n%s", row, describe(p))
+
+				checkForeignUntouched(t, e.route, p)
+				checkOrder(t, p)
+				if err := s.apply(p.Ops); err != nil {
+					t.Fatal("the apiserver refused the plan:", err)
+				}
+				if tt.mode.Managed() {
+					checkConverged(t, e, s)
+				} else {
+					reference := newAPIServer(plan.Actual{})
+					if !f.ours {
+						reference = newAPIServer(before)
+					}
+					checkReleased(t, e, s, reference)
+				}
+			})
+		}
+	}
+	path := "testdata/transitions.golden"
+	if *update {
+		if err := os.WriteFile(path, []byte(golden.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err, "(run go test -run TestTransitionMatrix -update)")
+	}
+	if diff := cmp.Diff(string(want), golden.String()); diff != "" {
+		t.Error("plans differ from testdata/transitions.golden (-want +got); if intended, run with -update:\n", diff)
+	}
+}
+
+func checkForeignUntouched(t *testing.T, owner metav1.Object, p plan.Plan) {
+	t.Helper()
+	for _, op := range p.Ops {
+		if op.Verb != plan.Create && !metav1.IsControlledBy(op.Object, owner) {
+			t.Errorf("%s %s %s is not controlled by the Route", op.Verb, op.Kind, op.Name())
+		}
+	}
+}
+
+// checkOrder: endpoints of a name are written before its Service turns
+// from ExternalName to headless; endpoints and slices that are only deleted
+// come after every Service operation.
+func checkOrder(t *testing.T, p plan.Plan) {
+	t.Helper()
+	lastService := -1
+	for i, op := range p.Ops {
+		if op.Kind == plan.KindService {
+			lastService = i
+		}
+	}
+	for i, op := range p.Ops {
+		if op.Kind == plan.KindService && op.Verb == plan.Update {
+			svc := op.Object.(*corev1.Service)
+			for _, later := range p.Ops[i+1:] {
+				if later.Kind != plan.KindService && later.Verb != plan.Delete && serviceOf(later) == svc.Name {
+					t.Errorf("%s %s %s comes after the Service update it serves", later.Verb, later.Kind, later.Name())
+				}
+			}
+		}
+		replaced := op.Verb == plan.Delete && i+1 < len(p.Ops) && p.Ops[i+1].Verb == plan.Create && p.Ops[i+1].Name() == op.Name()
+		if op.Kind != plan.KindService && op.Verb == plan.Delete && !replaced && i < lastService {
+			t.Errorf("%s %s %s comes before a Service operation", op.Verb, op.Kind, op.Name())
+		}
+	}
+}
+
+func serviceOf(op plan.Op) string {
+	if s, ok := op.Object.(*discoveryv1.EndpointSlice); ok {
+		return s.Labels[discoveryv1.LabelServiceName]
+	}
+	return op.Name()
+}
+
+func checkConverged(t *testing.T, e env, s *apiserver) {
+	t.Helper()
+	after := s.actual()
+	in, err := e.input(after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plan.Make(in)
+	if len(p.Ops) != 0 {
+		t.Errorf("second plan is not empty:\n%s", describe(p))
+	}
+	blocked := len(p.Blocked) > 0
+	for _, tg := range in.Targets {
+		svc := s.services[tg.Name]
+		if blocked && !metav1.IsControlledBy(svc, e.route) {
+			continue
+		}
+		if svc == nil {
+			t.Errorf("Service %s missing", tg.Name)
+			continue
+		}
+		if svc.Spec.Type != tg.Service.Spec.Type || svc.Spec.ExternalName != tg.Service.Spec.ExternalName ||
+			(tg.Service.Spec.ClusterIP == corev1.ClusterIPNone) != (svc.Spec.ClusterIP == corev1.ClusterIPNone) {
+			t.Errorf("Service %s is %s %q %q, want %s %q %q", tg.Name, svc.Spec.Type, svc.Spec.ClusterIP, svc.Spec.ExternalName,
+				tg.Service.Spec.Type, tg.Service.Spec.ClusterIP, tg.Service.Spec.ExternalName)
+		}
+		if ep := s.endpoints[tg.Name]; (ep != nil) != (tg.Endpoints != nil) {
+			t.Errorf("Endpoints %s exists = %v, want %v", tg.Name, ep != nil, tg.Endpoints != nil)
+		} else if ep != nil && !equality.Semantic.DeepEqual(ep.Subsets[0].Addresses, tg.Endpoints.Subsets[0].Addresses) {
+			t.Errorf("Endpoints %s addresses = %v, want %v", tg.Name, ep.Subsets[0].Addresses, tg.Endpoints.Subsets[0].Addresses)
+		}
+		for _, want := range tg.Slices {
+			if got := s.slices[want.Name]; got == nil || !equality.Semantic.DeepEqual(got.Endpoints, want.Endpoints) {
+				t.Errorf("EndpointSlice %s = %v, want endpoints %v", want.Name, got, want.Endpoints)
+			}
+		}
+		if tg.Service.Spec.Type == corev1.ServiceTypeExternalName && e.cfg.ExternalNameFallback == config.FallbackDisabled {
+			t.Errorf("Service %s is ExternalName with the fallback disabled", tg.Name)
+		}
+	}
+	for n, svc := range s.services {
+		if n != RouteName && n != TagService && metav1.IsControlledBy(svc, e.route) {
+			t.Errorf("orphan Service %s left", n)
+		}
+	}
+	wantSlices := 0
+	for _, tg := range in.Targets {
+		if metav1.IsControlledBy(s.services[tg.Name], e.route) {
+			wantSlices += len(tg.Slices)
+		}
+	}
+	if len(s.slices) != wantSlices {
+		t.Errorf("%d EndpointSlices left, want %d: %v", len(s.slices), wantSlices, sortedKeys(s.slices))
+	}
+}
+
+// checkReleased lets upstream and us take turns until neither writes, then
+// checks the cluster is what upstream alone makes of the reference state.
+func checkReleased(t *testing.T, e env, s, fresh *apiserver) {
+	t.Helper()
+	for round := 0; ; round++ {
+		if round == 4 {
+			t.Fatal("upstream and the planner did not settle in 4 rounds")
+		}
+		if err := e.upstream(s); err != nil {
+			t.Fatal("upstream:", err)
+		}
+		in, err := e.input(s.actual())
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := plan.Make(in)
+		if len(p.Ops) == 0 {
+			break
+		}
+		if err := s.apply(p.Ops); err != nil {
+			t.Fatal("the apiserver refused the plan:", err)
+		}
+	}
+	for n, sl := range s.slices {
+		if sl.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy {
+			t.Errorf("EndpointSlice %s of ours left in ExternalName mode", n)
+		}
+	}
+	for n, ep := range s.endpoints {
+		if _, ok := ep.Labels[discoveryv1.LabelSkipMirror]; ok {
+			t.Errorf("Endpoints %s still labelled skip-mirror in ExternalName mode", n)
+		}
+	}
+	// What upstream alone makes of the reference state.
+	if err := e.upstream(fresh); err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range fresh.services {
+		got := s.services[n]
+		if !metav1.IsControlledBy(got, e.route) {
+			continue // the foreign Service stays foreign
+		}
+		if got.Spec.Type != want.Spec.Type || got.Spec.ExternalName != want.Spec.ExternalName ||
+			(got.Spec.ClusterIP == corev1.ClusterIPNone) != (want.Spec.ClusterIP == corev1.ClusterIPNone) {
+			t.Errorf("Service %s = %s %q %q, upstream alone makes %s %q %q", n,
+				got.Spec.Type, got.Spec.ClusterIP, got.Spec.ExternalName, want.Spec.Type, want.Spec.ClusterIP, want.Spec.ExternalName)
+		}
+		if (s.endpoints[n] != nil) != (fresh.endpoints[n] != nil) {
+			t.Errorf("Endpoints %s exists = %v, upstream alone: %v", n, s.endpoints[n] != nil, fresh.endpoints[n] != nil)
+		}
+	}
+}
