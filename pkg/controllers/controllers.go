@@ -1,0 +1,114 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"sync/atomic"
+
+	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
+	kubeclient "knative.dev/pkg/client/injection/kube/client"
+	"knative.dev/pkg/configmap"
+	"knative.dev/pkg/controller"
+	"knative.dev/pkg/injection"
+	"knative.dev/pkg/logging"
+	routeinformer "knative.dev/serving/pkg/client/injection/informers/serving/v1/route"
+	"knative.dev/serving/pkg/reconciler/configuration"
+	"knative.dev/serving/pkg/reconciler/domainmapping"
+	"knative.dev/serving/pkg/reconciler/gc"
+	"knative.dev/serving/pkg/reconciler/labeler"
+	"knative.dev/serving/pkg/reconciler/nscert"
+	"knative.dev/serving/pkg/reconciler/revision"
+	"knative.dev/serving/pkg/reconciler/route"
+	"knative.dev/serving/pkg/reconciler/serverlessservice"
+	"knative.dev/serving/pkg/reconciler/service"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/fence"
+)
+
+// Constructors returns the controllers of knative.dev/serving v0.50.0's
+// cmd/controller, in its order, with route.NewController replaced by
+// NewFencedRouteController, followed by routeaddress.NewController.
+func Constructors() []injection.ControllerConstructor {
+	return []injection.ControllerConstructor{
+		configuration.NewController,
+		labeler.NewController,
+		revision.NewController,
+		NewFencedRouteController,
+		serverlessservice.NewController,
+		service.NewController,
+		gc.NewController,
+		nscert.NewController,
+		domainmapping.NewController,
+		routeaddress.NewController,
+	}
+}
+
+// RouteFacing returns the controllers that act on Routes' addresses and
+// need no pods: the fenced route controller, routeaddress, domainmapping and
+// the labeler. The e2e harness runs these on a control plane without a
+// kubelet.
+func RouteFacing() []injection.ControllerConstructor {
+	return []injection.ControllerConstructor{
+		labeler.NewController,
+		NewFencedRouteController,
+		domainmapping.NewController,
+		routeaddress.NewController,
+	}
+}
+
+// WithInformerSelectors registers the label selector of the filtered
+// EndpointSlice informer routeaddress uses. Call it on the context given to
+// sharedmain before informers are set up.
+func WithInformerSelectors(ctx context.Context) context.Context {
+	return filteredfactory.WithSelectors(ctx, routeaddress.SliceSelector)
+}
+
+// NewFencedRouteController is serving's route controller, unmodified, built
+// with a kube client whose Service and Endpoints writes are suppressed while
+// route-address-mode is not ExternalName. When the mode changes, every Route
+// is resynced so that upstream writes its shapes again (or stops).
+func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *controller.Impl {
+	logger := logging.FromContext(ctx).Named("route-fence")
+	var impl atomic.Pointer[controller.Impl]
+	var lastManaged atomic.Int32 // 0 unknown, 1 ExternalName, 2 managed
+	store := config.NewStore(logging.WithLogger(ctx, logger), func(_ string, value interface{}) {
+		ra, ok := value.(*config.RouteAddress)
+		if !ok {
+			return
+		}
+		now := int32(1)
+		if ra.Mode.Managed() {
+			now = 2
+		}
+		if prev := lastManaged.Swap(now); prev != 0 && prev != now {
+			logger.Infof("route-address-mode is now %s: upstream Service and Endpoints writes are %s",
+				ra.Mode, map[bool]string{true: "fenced", false: "sent"}[ra.Mode.Managed()])
+			if i := impl.Load(); i != nil {
+				i.GlobalResync(routeinformer.Get(ctx).Informer())
+			}
+		}
+	})
+	store.WatchConfigs(cmw)
+
+	fenced := fence.New(kubeclient.Get(ctx), func() bool { return store.Mode().Managed() })
+	i := route.NewController(context.WithValue(ctx, kubeclient.Key{}, fenced), cmw)
+	impl.Store(i)
+	return i
+}

@@ -1,0 +1,126 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package routeaddress
+
+import (
+	"context"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/client-go/tools/cache"
+
+	netcfg "knative.dev/networking/pkg/config"
+	ingressinformer "knative.dev/networking/pkg/client/injection/informers/networking/v1alpha1/ingress"
+	kubeclient "knative.dev/pkg/client/injection/kube/client"
+	endpointsinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/endpoints"
+	serviceinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/service"
+	sliceinformer "knative.dev/pkg/client/injection/kube/informers/discovery/v1/endpointslice/filtered"
+	"knative.dev/pkg/configmap"
+	"knative.dev/pkg/controller"
+	"knative.dev/pkg/logging"
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
+	routeinformer "knative.dev/serving/pkg/client/injection/informers/serving/v1/route"
+	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
+)
+
+// AgentName is the name this reconciler records events and field
+// ownership under.
+const AgentName = "routeaddress-controller"
+
+// SliceSelector selects the EndpointSlices this reconciler writes. The
+// binary registers it with knative.dev/pkg's filtered informer factory so
+// that only our slices are cached, however many others the cluster has.
+const SliceSelector = discoveryv1.LabelManagedBy + "=" + names.ManagedBy
+
+// NewController creates the routeaddress controller.
+func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl {
+	logger := logging.FromContext(ctx)
+	routeInformer := routeinformer.Get(ctx)
+	ingressInformer := ingressinformer.Get(ctx)
+	serviceInformer := serviceinformer.Get(ctx)
+	endpointsInformer := endpointsinformer.Get(ctx)
+	sliceInformer := sliceinformer.Get(ctx, SliceSelector)
+
+	c := &Reconciler{
+		kubeclient:      kubeclient.Get(ctx),
+		ingressLister:   ingressInformer.Lister(),
+		serviceLister:   serviceInformer.Lister(),
+		endpointsLister: endpointsInformer.Lister(),
+		sliceLister:     sliceInformer.Lister(),
+	}
+	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
+		resync := modeChangeResync(func() { impl.GlobalResync(routeInformer.Informer()) })
+		configStore := config.NewStore(logging.WithLogger(ctx, logger.Named("config-store")), resync)
+		configStore.WatchConfigs(cmw)
+		return controller.Options{
+			ConfigStore:       configStore,
+			AgentName:         AgentName,
+			SkipStatusUpdates: true,
+		}
+	})
+	c.tracker = impl.Tracker
+
+	routeInformer.Informer().AddEventHandler(controller.HandleAll(impl.Enqueue))
+	routeInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		DeleteFunc: impl.Tracker.OnDeletedObserver,
+	})
+
+	handleControllerOf := cache.FilteringResourceEventHandler{
+		FilterFunc: controller.FilterController(&v1.Route{}),
+		Handler:    controller.HandleAll(impl.EnqueueControllerOf),
+	}
+	ingressInformer.Informer().AddEventHandler(handleControllerOf)
+	serviceInformer.Informer().AddEventHandler(handleControllerOf)
+	endpointsInformer.Informer().AddEventHandler(handleControllerOf)
+	sliceInformer.Informer().AddEventHandler(handleControllerOf)
+
+	// The Services a DomainInternal resolves to: a change of their
+	// ClusterIPs, or their deletion, reconciles every Route that points at
+	// them.
+	serviceInformer.Informer().AddEventHandler(controller.HandleAll(
+		controller.EnsureTypeMeta(impl.Tracker.OnChanged, corev1.SchemeGroupVersion.WithKind("Service")),
+	))
+
+	return impl
+}
+
+// modeChangeResync returns an onAfterStore callback that calls resync when
+// the route-address configuration changes (not on its first load, and not
+// for the other ConfigMaps the store watches).
+func modeChangeResync(resync func()) func(string, interface{}) {
+	var (
+		mu   sync.Mutex
+		last *config.RouteAddress
+	)
+	return func(name string, value interface{}) {
+		ra, ok := value.(*config.RouteAddress)
+		if name != netcfg.ConfigMapName || !ok {
+			return
+		}
+		mu.Lock()
+		changed := last != nil && *last != *ra
+		last = ra
+		mu.Unlock()
+		if changed {
+			resync()
+		}
+	}
+}

@@ -1,0 +1,327 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package routeaddress
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	corev1listers "k8s.io/client-go/listers/core/v1"
+	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
+
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	networkinglisters "knative.dev/networking/pkg/client/listers/networking/v1alpha1"
+	"knative.dev/pkg/controller"
+	"knative.dev/pkg/logging"
+	pkgreconciler "knative.dev/pkg/reconciler"
+	"knative.dev/pkg/tracker"
+	"knative.dev/serving/pkg/apis/serving"
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
+	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
+	"knative.dev/serving/pkg/reconciler/route/domains"
+	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
+	routenames "knative.dev/serving/pkg/reconciler/route/resources/names"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
+)
+
+// Reconciler gives a Route's cluster-local Services the shape the
+// route-address mode asks for.
+type Reconciler struct {
+	kubeclient kubernetes.Interface
+
+	ingressLister   networkinglisters.IngressLister
+	serviceLister   corev1listers.ServiceLister
+	endpointsLister corev1listers.EndpointsLister
+	sliceLister     discoveryv1listers.EndpointSliceLister
+	tracker         tracker.Interface
+}
+
+// Check that our Reconciler implements routereconciler.Interface.
+var _ routereconciler.Interface = (*Reconciler)(nil)
+
+// ReconcileKind implements routereconciler.Interface.
+func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconciler.Event {
+	cfg := config.FromContextOrDefaults(ctx).RouteAddress
+
+	ing, err := c.ingress(r)
+	if err != nil {
+		return err
+	}
+	tags := targetTags(r)
+	names, err := serviceNames(ctx, r, tags)
+	if err != nil {
+		return err
+	}
+	actual, err := c.actual(r, names)
+	if err != nil {
+		return err
+	}
+	in, warnings, err := c.desired(ctx, r, tags, names, ing, cfg, actual)
+	if err != nil {
+		return err
+	}
+	p := plan.Make(in)
+
+	recorder := controller.GetEventRecorder(ctx)
+	for _, w := range warnings {
+		recorder.Event(r, corev1.EventTypeWarning, w.reason, w.message)
+	}
+	for _, b := range p.Blocked {
+		recorder.Eventf(r, corev1.EventTypeWarning, "NotOwned",
+			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name)
+	}
+	return c.execute(ctx, r, p.Ops)
+}
+
+// targetTags are the names upstream gives Services: the Route's own ("")
+// and each traffic tag's, sorted.
+func targetTags(r *v1.Route) []string {
+	tags := []string{""}
+	seen := map[string]bool{"": true}
+	for _, t := range r.Spec.Traffic {
+		if !seen[t.Tag] {
+			seen[t.Tag] = true
+			tags = append(tags, t.Tag)
+		}
+	}
+	sort.Strings(tags)
+	return tags
+}
+
+func (c *Reconciler) ingress(r *v1.Route) (*netv1alpha1.Ingress, error) {
+	ing, err := c.ingressLister.Ingresses(r.Namespace).Get(routenames.Ingress(r))
+	if apierrs.IsNotFound(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("failed to get Ingress: %w", err)
+	}
+	if !metav1.IsControlledBy(ing, r) {
+		// Not the Route's KIngress: upstream reports that; we use no load balancer.
+		return nil, nil
+	}
+	return ing, nil
+}
+
+// actual gathers the objects that carry the Route's label, and those with
+// a name the Route wants (which may belong to somebody else).
+func (c *Reconciler) actual(r *v1.Route, names []string) (plan.Actual, error) {
+	var a plan.Actual
+	sel := labels.SelectorFromSet(labels.Set{serving.RouteLabelKey: r.Name})
+	ns := r.Namespace
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+
+	svcs, err := c.serviceLister.Services(ns).List(labels.Everything())
+	if err != nil {
+		return a, fmt.Errorf("failed to list Services: %w", err)
+	}
+	for _, s := range svcs {
+		if want[s.Name] || sel.Matches(labels.Set(s.Labels)) {
+			a.Services = append(a.Services, s)
+		}
+	}
+	eps, err := c.endpointsLister.Endpoints(ns).List(sel)
+	if err != nil {
+		return a, fmt.Errorf("failed to list Endpoints: %w", err)
+	}
+	a.Endpoints = eps
+	for n := range want {
+		ep, err := c.endpointsLister.Endpoints(ns).Get(n)
+		if apierrs.IsNotFound(err) {
+			continue
+		} else if err != nil {
+			return a, fmt.Errorf("failed to get Endpoints %q: %w", n, err)
+		}
+		if !sel.Matches(labels.Set(ep.Labels)) {
+			a.Endpoints = append(a.Endpoints, ep)
+		}
+	}
+	// The lister holds our slices only.
+	slices, err := c.sliceLister.EndpointSlices(ns).List(labels.Everything())
+	if err != nil {
+		return a, fmt.Errorf("failed to list EndpointSlices: %w", err)
+	}
+	for _, s := range slices {
+		if want[s.Labels[discoveryv1.LabelServiceName]] || sel.Matches(labels.Set(s.Labels)) {
+			a.Slices = append(a.Slices, s)
+		}
+	}
+	return a, nil
+}
+
+// serviceNames are the Service names of the tags, from upstream's tag
+// template, as upstream's constructors name them.
+func serviceNames(ctx context.Context, r *v1.Route, tags []string) ([]string, error) {
+	out := make([]string, len(tags))
+	for i, tag := range tags {
+		n, err := domains.HostnameFromTemplate(ctx, r.Name, tag)
+		if err != nil {
+			return nil, fmt.Errorf("failed to name the Service of tag %q: %w", tag, err)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+type warning struct{ reason, message string }
+
+// desired builds the planner's input and the warnings to report.
+func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags, names []string, ing *netv1alpha1.Ingress,
+	cfg *config.RouteAddress, actual plan.Actual) (plan.Input, []warning, error) {
+	in := plan.Input{Owner: r, Actual: actual, Released: !cfg.Mode.Managed()}
+	live := make(map[string]*corev1.Service, len(actual.Services))
+	for _, s := range actual.Services {
+		live[s.Name] = s
+	}
+	var warnings []warning
+	for i, tag := range tags {
+		isPrivate := false
+		if s := live[names[i]]; s != nil {
+			isPrivate = routeresources.IsClusterLocalService(s)
+		}
+		a, err := resources.MakeAddressing(ctx, r, tag, ing, isPrivate, cfg, c.serviceLister)
+		if err != nil {
+			return in, nil, err
+		}
+		for _, ref := range a.Resolution.Referenced {
+			c.track(ctx, ref, r)
+		}
+		if w, ok := warn(a, cfg); ok {
+			warnings = append(warnings, w)
+		}
+		in.Targets = append(in.Targets, a.Target)
+	}
+	return in, warnings, nil
+}
+
+func (c *Reconciler) track(ctx context.Context, ref types.NamespacedName, r *v1.Route) {
+	if err := c.tracker.TrackReference(tracker.Reference{
+		APIVersion: "v1", Kind: "Service", Namespace: ref.Namespace, Name: ref.Name,
+	}, r); err != nil {
+		logging.FromContext(ctx).Errorw("failed to track Service "+ref.String(), "error", err)
+	}
+}
+
+// warn says what an operator should hear about one name's load balancer.
+func warn(a *resources.Addressing, cfg *config.RouteAddress) (warning, bool) {
+	probs := a.Resolution.Problems
+	if len(probs) == 0 {
+		return warning{}, false
+	}
+	msgs := make([]string, len(probs))
+	for i, p := range probs {
+		msgs[i] = p.String()
+	}
+	detail := strings.Join(msgs, "; ")
+	switch a.Shape {
+	case resources.ShapeExternalName:
+		return warning{"ExternalNameFallback", fmt.Sprintf(
+			"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
+			a.Name, a.Service.Spec.ExternalName, config.ExternalNameFallbackKey, cfg.ExternalNameFallback, detail)}, true
+	case resources.ShapeHeadlessEmpty:
+		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
+			"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
+			a.Name, config.ExternalNameFallbackKey, cfg.ExternalNameFallback, detail)}, true
+	default:
+		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
+			"Service %q: some load balancer entries are left out: %s", a.Name, detail)}, true
+	}
+}
+
+// execute sends the operations in order and stops at the first error, so
+// that the work queue retries the whole plan with backoff.
+func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) error {
+	logger := logging.FromContext(ctx)
+	recorder := controller.GetEventRecorder(ctx)
+	for _, op := range ops {
+		if err := c.do(ctx, op); err != nil {
+			reason := map[plan.Verb]string{plan.Create: "CreationFailed", plan.Update: "UpdateFailed", plan.Delete: "DeleteFailed"}[op.Verb]
+			if op.Verb == plan.Create && apierrs.IsAlreadyExists(err) {
+				// Exists but invisible to our listers: somebody else's.
+				recorder.Eventf(r, corev1.EventTypeWarning, "NotOwned",
+					"%s %q exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name)
+			} else {
+				recorder.Eventf(r, corev1.EventTypeWarning, reason, "Failed to %s %s %q: %v", strings.ToLower(string(op.Verb)), op.Kind, op.Name(), err)
+			}
+			return fmt.Errorf("failed to %s %s %q: %w", strings.ToLower(string(op.Verb)), op.Kind, op.Name(), err)
+		}
+		logger.Infof("%s %s %q (%s)", op.Verb, op.Kind, op.Name(), op.Reason)
+		past := map[plan.Verb]string{plan.Create: "Created", plan.Update: "Updated", plan.Delete: "Deleted"}[op.Verb]
+		recorder.Eventf(r, corev1.EventTypeNormal, past, "%s %s %q", past, op.Kind, op.Name())
+	}
+	return nil
+}
+
+func (c *Reconciler) do(ctx context.Context, op plan.Op) error {
+	ns := op.Object.GetNamespace()
+	del := metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: ptrUID(op.Object.GetUID())}}
+	core := c.kubeclient.CoreV1()
+	discovery := c.kubeclient.DiscoveryV1()
+	var err error
+	switch o := op.Object.(type) {
+	case *corev1.Service:
+		switch op.Verb {
+		case plan.Create:
+			_, err = core.Services(ns).Create(ctx, o, metav1.CreateOptions{})
+		case plan.Update:
+			_, err = core.Services(ns).Update(ctx, o, metav1.UpdateOptions{})
+		case plan.Delete:
+			err = core.Services(ns).Delete(ctx, o.Name, del)
+		}
+	case *corev1.Endpoints:
+		switch op.Verb {
+		case plan.Create:
+			_, err = core.Endpoints(ns).Create(ctx, o, metav1.CreateOptions{})
+		case plan.Update:
+			_, err = core.Endpoints(ns).Update(ctx, o, metav1.UpdateOptions{})
+		case plan.Delete:
+			err = core.Endpoints(ns).Delete(ctx, o.Name, del)
+		}
+	case *discoveryv1.EndpointSlice:
+		switch op.Verb {
+		case plan.Create:
+			_, err = discovery.EndpointSlices(ns).Create(ctx, o, metav1.CreateOptions{})
+		case plan.Update:
+			_, err = discovery.EndpointSlices(ns).Update(ctx, o, metav1.UpdateOptions{})
+		case plan.Delete:
+			err = discovery.EndpointSlices(ns).Delete(ctx, o.Name, del)
+		}
+	default:
+		err = fmt.Errorf("unknown object type %T", op.Object)
+	}
+	if op.Verb == plan.Delete && apierrs.IsNotFound(err) {
+		// Already gone (garbage collection, or a previous attempt).
+		return nil
+	}
+	return err
+}
+
+func ptrUID(u types.UID) *types.UID { return &u }
