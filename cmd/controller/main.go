@@ -120,4 +120,3 @@ func findCRD(client *versioned.Clientset, groupVersion string, crds []string) (b
 	}
 	return true, nil
 }
-

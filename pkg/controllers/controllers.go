@@ -20,8 +20,8 @@ import (
 	"context"
 	"sync/atomic"
 
-	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
 	kubeclient "knative.dev/pkg/client/injection/kube/client"
+	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/controller"
 	"knative.dev/pkg/injection"
