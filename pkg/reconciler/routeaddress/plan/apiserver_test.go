@@ -25,9 +25,9 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
 // apiserver is a small simulation of what the real one does to the three
@@ -157,48 +157,10 @@ func doKind[T any, P object[T]](s *apiserver, verb plan.Verb, store map[string]P
 }
 
 func (s *apiserver) defaultService(old, svc *corev1.Service) {
-	spec := &svc.Spec
-	if spec.Type == "" {
-		spec.Type = corev1.ServiceTypeClusterIP
-	}
-	for i := range spec.Ports {
-		if spec.Ports[i].Protocol == "" {
-			spec.Ports[i].Protocol = corev1.ProtocolTCP
-		}
-		if spec.Ports[i].TargetPort == (intstr.IntOrString{}) {
-			spec.Ports[i].TargetPort = intstr.FromInt32(spec.Ports[i].Port)
-		}
-	}
-	if spec.SessionAffinity == "" {
-		spec.SessionAffinity = corev1.ServiceAffinityNone
-	}
-	if spec.Type == corev1.ServiceTypeExternalName {
-		return
-	}
-	if spec.InternalTrafficPolicy == nil {
-		c := corev1.ServiceInternalTrafficPolicyCluster
-		spec.InternalTrafficPolicy = &c
-	}
-	switch {
-	case spec.ClusterIP == corev1.ClusterIPNone:
-		spec.ClusterIPs = []string{corev1.ClusterIPNone}
-		if spec.IPFamilyPolicy == nil {
-			p := corev1.IPFamilyPolicyRequireDualStack
-			spec.IPFamilyPolicy = &p
-			spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol}
-		}
-	case spec.ClusterIP == "":
-		if old != nil && old.Spec.ClusterIP != "" && old.Spec.Type != corev1.ServiceTypeExternalName {
-			spec.ClusterIP, spec.ClusterIPs = old.Spec.ClusterIP, old.Spec.ClusterIPs
-			return
-		}
+	DefaultService(old, svc, func() string {
 		s.nextIP++
-		spec.ClusterIP = fmt.Sprintf("10.96.0.%d", s.nextIP)
-		spec.ClusterIPs = []string{spec.ClusterIP}
-		p := corev1.IPFamilyPolicySingleStack
-		spec.IPFamilyPolicy = &p
-		spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol}
-	}
+		return fmt.Sprintf("10.96.0.%d", s.nextIP)
+	})
 }
 
 func validateServiceUpdate(old, svc *corev1.Service) error {
@@ -211,24 +173,9 @@ func validateServiceUpdate(old, svc *corev1.Service) error {
 	return nil
 }
 
-func defaultEndpoints(_, ep *corev1.Endpoints) {
-	for i := range ep.Subsets {
-		for j := range ep.Subsets[i].Ports {
-			if ep.Subsets[i].Ports[j].Protocol == "" {
-				ep.Subsets[i].Ports[j].Protocol = corev1.ProtocolTCP
-			}
-		}
-	}
-}
+func defaultEndpoints(_, ep *corev1.Endpoints) { DefaultEndpoints(ep) }
 
-func defaultSlice(_, s *discoveryv1.EndpointSlice) {
-	for i := range s.Ports {
-		if s.Ports[i].Protocol == nil {
-			p := corev1.ProtocolTCP
-			s.Ports[i].Protocol = &p
-		}
-	}
-}
+func defaultSlice(_, s *discoveryv1.EndpointSlice) { DefaultSlice(s) }
 
 func validateSliceUpdate(old, s *discoveryv1.EndpointSlice) error {
 	if old.AddressType != s.AddressType {

@@ -27,6 +27,7 @@ import (
 
 	netcfg "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	netconfig "knative.dev/networking/pkg/config"
+	"knative.dev/pkg/kmeta"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 	"knative.dev/serving/pkg/reconciler/route/resources/names"
@@ -93,7 +94,11 @@ func Route(tagged bool) *v1.Route {
 // Ingress returns the Route's KIngress with the given private load
 // balancer entries (none: no status yet).
 func Ingress(route *v1.Route, entries ...netcfg.LoadBalancerIngressStatus) *netcfg.Ingress {
-	ing := &netcfg.Ingress{ObjectMeta: metav1.ObjectMeta{Namespace: route.Namespace, Name: names.Ingress(route)}}
+	ing := &netcfg.Ingress{ObjectMeta: metav1.ObjectMeta{
+		Namespace:       route.Namespace,
+		Name:            names.Ingress(route),
+		OwnerReferences: []metav1.OwnerReference{*kmeta.NewControllerRef(route)},
+	}}
 	if len(entries) > 0 {
 		ing.Status.PrivateLoadBalancer = &netcfg.LoadBalancerStatus{Ingress: entries}
 		ing.Status.PublicLoadBalancer = &netcfg.LoadBalancerStatus{Ingress: []netcfg.LoadBalancerIngressStatus{{Domain: "public.example.com"}}}

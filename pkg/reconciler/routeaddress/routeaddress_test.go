@@ -1,0 +1,544 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package routeaddress
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	k8stypes "k8s.io/apimachinery/pkg/types"
+	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
+	clientgotesting "k8s.io/client-go/testing"
+
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	fakekubeclient "knative.dev/pkg/client/injection/kube/client/fake"
+	"knative.dev/pkg/configmap"
+	"knative.dev/pkg/controller"
+	"knative.dev/pkg/logging"
+	. "knative.dev/pkg/reconciler/testing"
+	"knative.dev/pkg/tracker"
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
+	servingclient "knative.dev/serving/pkg/client/injection/client"
+	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
+	routecfg "knative.dev/serving/pkg/reconciler/route/config"
+	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
+	. "knative.dev/serving/pkg/reconciler/testing/v1"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
+	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
+)
+
+const key = rt.Namespace + "/" + rt.RouteName
+
+type cfgKey struct{}
+
+// withMode is a row context carrying the route-address configuration.
+func withMode(mode config.Mode, fb config.Fallback) context.Context {
+	return context.WithValue(context.Background(), cfgKey{}, &config.RouteAddress{Mode: mode, ExternalNameFallback: fb})
+}
+
+type testStore struct{ ra *config.RouteAddress }
+
+func (s testStore) ToContext(ctx context.Context) context.Context {
+	return config.ToContext(routecfg.ToContext(ctx, rt.RouteConfig()), &config.Config{RouteAddress: s.ra})
+}
+
+var gatewayIP = "10.96.100.10"
+
+func gateway(ips ...string) *corev1.Service {
+	if len(ips) == 0 {
+		ips = []string{gatewayIP}
+	}
+	return rt.GatewayService(ips)
+}
+
+var (
+	lbIP       = []netv1alpha1.LoadBalancerIngressStatus{rt.IP("10.0.0.7")}
+	lbIP2      = []netv1alpha1.LoadBalancerIngressStatus{rt.IP("10.0.0.8")}
+	lbDual     = []netv1alpha1.LoadBalancerIngressStatus{rt.IP("10.0.0.7"), rt.IP("fd00::7")}
+	lbInternal = []netv1alpha1.LoadBalancerIngressStatus{rt.DomainInternal(rt.GatewayDomain)}
+	lbDomain   = []netv1alpha1.LoadBalancerIngressStatus{rt.Domain("lb.example.com")}
+	lbMesh     = []netv1alpha1.LoadBalancerIngressStatus{rt.MeshOnly()}
+	lbNone     []netv1alpha1.LoadBalancerIngressStatus
+)
+
+// desired is what resources makes for the route in mode, per name.
+func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode config.Mode, fb config.Fallback, svcs ...*corev1.Service) map[string]*resources.Addressing {
+	ctx := rt.WithRouteConfig(context.Background())
+	out := map[string]*resources.Addressing{}
+	for _, tag := range targetTags(route) {
+		a, err := resources.MakeAddressing(ctx, route, tag, rt.Ingress(route, lb...), false,
+			&config.RouteAddress{Mode: mode, ExternalNameFallback: fb}, rt.ServiceLister(svcs...))
+		if err != nil {
+			panic(err)
+		}
+		out[a.Name] = a
+	}
+	return out
+}
+
+// live returns the objects as the apiserver stores them: defaulted, with
+// UIDs, and (for an allocated Service) a cluster IP.
+func live(objs ...runtime.Object) []runtime.Object {
+	out := make([]runtime.Object, 0, len(objs))
+	for _, o := range objs {
+		o = o.DeepCopyObject()
+		switch t := o.(type) {
+		case *corev1.Service:
+			rt.DefaultService(nil, t, func() string { return "10.96.0.42" })
+		case *corev1.Endpoints:
+			rt.DefaultEndpoints(t)
+		case *discoveryv1.EndpointSlice:
+			rt.DefaultSlice(t)
+		}
+		m := o.(metav1.Object)
+		m.SetUID(k8stypes.UID("uid-" + m.GetName()))
+		m.SetResourceVersion("1")
+		out = append(out, o)
+	}
+	return out
+}
+
+// objects flattens addressings into their Services, Endpoints and slices.
+func objects(as map[string]*resources.Addressing) []runtime.Object {
+	var out []runtime.Object
+	for _, n := range []string{rt.RouteName, rt.TagService} {
+		a := as[n]
+		if a == nil {
+			continue
+		}
+		if a.Service != nil {
+			out = append(out, a.Service)
+		}
+		if a.Endpoints != nil {
+			out = append(out, a.Endpoints)
+		}
+		for _, s := range a.Slices {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// upstreamObjects is what upstream's route reconciler leaves for route.
+func upstreamObjects(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus) []runtime.Object {
+	ctx := rt.WithRouteConfig(context.Background())
+	var out []runtime.Object
+	for _, tag := range targetTags(route) {
+		pair, err := routeresources.MakeK8sService(ctx, route, tag, rt.Ingress(route, lb...), false)
+		if err != nil {
+			ph, _ := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
+			out = append(out, ph)
+			continue
+		}
+		out = append(out, pair.Service)
+		if pair.Endpoints != nil {
+			out = append(out, pair.Endpoints)
+		}
+	}
+	return out
+}
+
+func base(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, extra ...runtime.Object) []runtime.Object {
+	return append([]runtime.Object{route, rt.Ingress(route, lb...), gateway()}, extra...)
+}
+
+func created(kind plan.Kind, name string) string {
+	return Eventf(corev1.EventTypeNormal, "Created", "Created %s %q", kind, name)
+}
+
+func updated(kind plan.Kind, name string) string {
+	return Eventf(corev1.EventTypeNormal, "Updated", "Updated %s %q", kind, name)
+}
+
+func deleted(kind plan.Kind, name string) string {
+	return Eventf(corev1.EventTypeNormal, "Deleted", "Deleted %s %q", kind, name)
+}
+
+var (
+	servicesResource  = schema.GroupVersionResource{Version: "v1", Resource: "services"}
+	endpointsResource = schema.GroupVersionResource{Version: "v1", Resource: "endpoints"}
+	slicesResource    = schema.GroupVersionResource{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices"}
+)
+
+func deleteOf(res schema.GroupVersionResource, name string) clientgotesting.DeleteActionImpl {
+	return clientgotesting.DeleteActionImpl{
+		ActionImpl: clientgotesting.ActionImpl{Namespace: rt.Namespace, Verb: "delete", Resource: res},
+		Name:       name,
+	}
+}
+
+func updateOf(o runtime.Object) clientgotesting.UpdateActionImpl {
+	return clientgotesting.UpdateActionImpl{Object: o}
+}
+
+// liveOne is live for a single object.
+func liveOne[T runtime.Object](o T) T { return live(o)[0].(T) }
+
+func withLabel[T metav1.Object](o T, k, v string) T {
+	l := map[string]string{}
+	for a, b := range o.GetLabels() {
+		l[a] = b
+	}
+	l[k] = v
+	o.SetLabels(l)
+	return o
+}
+
+func foreign[T metav1.Object](o T) T {
+	o.SetOwnerReferences(nil)
+	o.SetUID("someone-else")
+	return o
+}
+
+func TestReconcile(t *testing.T) {
+	route := rt.Route(true)
+	untagged := rt.Route(false)
+	es, ep, eps, en := config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices, config.ModeExternalName
+	on, off := config.FallbackEnabled, config.FallbackDisabled
+	d := func(lb []netv1alpha1.LoadBalancerIngressStatus, m config.Mode, fb config.Fallback) map[string]*resources.Addressing {
+		return desired(route, lb, m, fb, gateway())
+	}
+	h, tg := rt.RouteName, rt.TagService
+
+	table := TableTest{{
+		Name: "bad workqueue key",
+		Key:  "too/many/parts",
+	}, {
+		Name: "key not found",
+		Key:  "foo/not-found",
+	}}
+
+	// Steady state: every mode and load balancer shape, converged and
+	// server-defaulted, sends nothing.
+	for _, mode := range config.Modes {
+		for _, lb := range []struct {
+			name string
+			lb   []netv1alpha1.LoadBalancerIngressStatus
+		}{{"IP", lbIP}, {"IPv4+IPv6", lbDual}, {"DomainInternal", lbInternal}, {"Domain", lbDomain}, {"MeshOnly", lbMesh}, {"none", lbNone}} {
+			state := objects(d(lb.lb, mode, on))
+			if !mode.Managed() {
+				state = upstreamObjects(route, lb.lb)
+			}
+			row := &TableRow{
+				Name:    fmt.Sprintf("steady state, %s, %s", mode, lb.name),
+				Key:     key,
+				Ctx:     withMode(mode, on),
+				Objects: base(route, lb.lb, live(state...)...),
+			}
+			if mode.Managed() && lb.name == "Domain" {
+				for _, n := range []string{h, tg} {
+					row.WantEvents = append(row.WantEvents, Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
+						"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=Enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
+						n, "lb.example.com"))
+				}
+			}
+			table = append(table, *row)
+		}
+	}
+
+	ipSlices := d(lbIP, es, on)
+	table = append(table, TableRow{
+		Name:    "create: EndpointSlices, IP",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(route, lbIP),
+		WantCreates: []runtime.Object{
+			ipSlices[tg].Service, ipSlices[h].Service, ipSlices[tg].Slices[0], ipSlices[h].Slices[0],
+		},
+		WantEvents: []string{
+			created(plan.KindService, tg), created(plan.KindService, h),
+			created(plan.KindEndpointSlice, tg+"-ipv4"), created(plan.KindEndpointSlice, h+"-ipv4"),
+		},
+	}, TableRow{
+		Name:    "create: EndpointsAndSlices, no load balancer yet: headless placeholders only",
+		Key:     key,
+		Ctx:     withMode(eps, on),
+		Objects: base(route, lbNone),
+		WantCreates: []runtime.Object{
+			d(lbNone, eps, on)[tg].Service, d(lbNone, eps, on)[h].Service,
+		},
+		WantEvents: []string{created(plan.KindService, tg), created(plan.KindService, h)},
+	}, TableRow{
+		Name:    "update: the load balancer IP changes",
+		Key:     key,
+		Ctx:     withMode(eps, on),
+		Objects: base(route, lbIP2, live(objects(d(lbIP, eps, on))...)...),
+		WantUpdates: []clientgotesting.UpdateActionImpl{
+			updateOf(withUID(d(lbIP2, eps, on)[tg].Endpoints)),
+			updateOf(withUID(liveOne(d(lbIP2, eps, on)[tg].Slices[0]))),
+			updateOf(withUID(d(lbIP2, eps, on)[h].Endpoints)),
+			updateOf(withUID(liveOne(d(lbIP2, eps, on)[h].Slices[0]))),
+		},
+		WantEvents: []string{
+			updated(plan.KindEndpoints, tg), updated(plan.KindEndpointSlice, tg+"-ipv4"),
+			updated(plan.KindEndpoints, h), updated(plan.KindEndpointSlice, h+"-ipv4"),
+		},
+	}, TableRow{
+		Name:    "update: a new tag gets its Service and slices",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(route, lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WantCreates: []runtime.Object{
+			ipSlices[tg].Service, ipSlices[tg].Slices[0],
+		},
+		WantEvents: []string{created(plan.KindService, tg), created(plan.KindEndpointSlice, tg+"-ipv4")},
+	}, TableRow{
+		Name:    "update: the DomainInternal target Service gets a new ClusterIP",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: []runtime.Object{route, rt.Ingress(route, lbInternal...), gateway("10.96.200.20")},
+		// state built against the old gateway IP
+		WantCreates: nil,
+	}, TableRow{
+		Name:    "recreate: mesh ClusterIP → headless",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbIP, live(upstreamObjects(untagged, lbMesh)...)...),
+		WantDeletes: []clientgotesting.DeleteActionImpl{
+			deleteOf(servicesResource, h),
+		},
+		WantCreates: []runtime.Object{
+			desired(untagged, lbIP, es, on)[h].Service, desired(untagged, lbIP, es, on)[h].Slices[0],
+		},
+		WantEvents: []string{
+			deleted(plan.KindService, h), created(plan.KindService, h), created(plan.KindEndpointSlice, h+"-ipv4"),
+		},
+	}, TableRow{
+		Name:    "recreate: headless → ExternalName fallback for an external Domain",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbDomain, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WantDeletes: []clientgotesting.DeleteActionImpl{
+			deleteOf(servicesResource, h), deleteOf(slicesResource, h+"-ipv4"),
+		},
+		WantCreates: []runtime.Object{desired(untagged, lbDomain, es, on)[h].Service},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
+				"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=Enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
+				h, "lb.example.com"),
+			deleted(plan.KindService, h), created(plan.KindService, h), deleted(plan.KindEndpointSlice, h+"-ipv4"),
+		},
+	}, TableRow{
+		Name:    "fallback disabled: headless with no endpoints, never ExternalName",
+		Key:     key,
+		Ctx:     withMode(es, off),
+		Objects: base(untagged, lbDomain, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WantDeletes: []clientgotesting.DeleteActionImpl{
+			deleteOf(slicesResource, h+"-ipv4"),
+		},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "LoadBalancerUnresolvable",
+				"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=Disabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster", h),
+			deleted(plan.KindEndpointSlice, h+"-ipv4"),
+		},
+	}, TableRow{
+		Name:    "tag removed: its Service, Endpoints and slices are deleted",
+		Key:     key,
+		Ctx:     withMode(eps, on),
+		Objects: base(untagged, lbIP, live(objects(desired(route, lbIP, eps, on))...)...),
+		WantDeletes: []clientgotesting.DeleteActionImpl{
+			deleteOf(servicesResource, tg), deleteOf(endpointsResource, tg), deleteOf(slicesResource, tg+"-ipv4"),
+		},
+		WantEvents: []string{
+			deleted(plan.KindService, tg), deleted(plan.KindEndpoints, tg), deleted(plan.KindEndpointSlice, tg+"-ipv4"),
+		},
+	}, TableRow{
+		Name:    "not owned: a Service someone else made with the Route's name",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbIP, foreign(liveOne(desired(untagged, lbIP, es, on)[h].Service))),
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "NotOwned", "Service %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
+		},
+	}, TableRow{
+		Name: "not owned: Endpoints someone else made with the Route's name",
+		Key:  key,
+		Ctx:  withMode(ep, on),
+		Objects: base(untagged, lbIP, liveOne(desired(untagged, lbIP, ep, on)[h].Service),
+			foreign(liveOne(desired(untagged, lbIP, ep, on)[h].Endpoints))),
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "NotOwned", "Endpoints %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
+		},
+	}, TableRow{
+		Name: "not owned: an EndpointSlice with our label that the Route does not control",
+		Key:  key,
+		Ctx:  withMode(es, on),
+		Objects: base(untagged, lbIP, liveOne(desired(untagged, lbIP, es, on)[h].Service),
+			foreign(liveOne(desired(untagged, lbIP, es, on)[h].Slices[0]))),
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h+"-ipv4", h),
+		},
+	}, TableRow{
+		Name:         "create fails",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP),
+		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("create", "services")},
+		WantErr:      true,
+		WantCreates:  []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: inducing failure for create services", h),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Service %q: inducing failure for create services", h),
+		},
+	}, TableRow{
+		Name:         "update fails",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP2, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("update", "endpointslices")},
+		WantErr:      true,
+		WantUpdates:  []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4"),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4"),
+		},
+	}, TableRow{
+		Name:         "delete fails",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP, live(objects(desired(route, lbIP, es, on))...)...),
+		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("delete", "services")},
+		WantErr:      true,
+		WantDeletes:  []clientgotesting.DeleteActionImpl{deleteOf(servicesResource, tg)},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "DeleteFailed", "Failed to delete Service %q: inducing failure for delete services", tg),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to delete Service %q: inducing failure for delete services", tg),
+		},
+	})
+
+	// Mode switches, both directions.
+	intSlices := desired(untagged, lbInternal, es, on, gateway())
+	table = append(table, TableRow{
+		Name:        "switch ExternalName → EndpointSlices: slices first, then the Service turns headless",
+		Key:         key,
+		Ctx:         withMode(es, on),
+		Objects:     base(untagged, lbInternal, live(upstreamObjects(untagged, lbInternal)...)...),
+		WantCreates: []runtime.Object{intSlices[h].Slices[0]},
+		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(upstreamObjects(untagged, lbInternal)[0].(*corev1.Service)), intSlices[h].Service))},
+		WantEvents:  []string{created(plan.KindEndpointSlice, h+"-ipv4"), updated(plan.KindService, h)},
+	}, TableRow{
+		Name:    "switch EndpointSlices → ExternalName: nothing until upstream has reshaped the Service",
+		Key:     key,
+		Ctx:     withMode(en, on),
+		Objects: base(untagged, lbInternal, live(objects(intSlices)...)...),
+	}, TableRow{
+		Name:        "switch EndpointSlices → ExternalName: our slices go once the Service is ExternalName",
+		Key:         key,
+		Ctx:         withMode(en, on),
+		Objects:     base(untagged, lbInternal, live(append(upstreamObjects(untagged, lbInternal), intSlices[h].Slices[0])...)...),
+		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
+		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
+	}, TableRow{
+		Name:        "switch Endpoints → EndpointsAndSlices: skip-mirror label on, slices created",
+		Key:         key,
+		Ctx:         withMode(eps, on),
+		Objects:     base(untagged, lbIP, live(objects(desired(untagged, lbIP, ep, on))...)...),
+		WantCreates: []runtime.Object{desired(untagged, lbIP, eps, on)[h].Slices[0]},
+		WantUpdates: []clientgotesting.UpdateActionImpl{
+			updateOf(withUID(withLabel(desired(untagged, lbIP, ep, on)[h].Endpoints.DeepCopy(), discoveryv1.LabelSkipMirror, "true"))),
+		},
+		WantEvents: []string{updated(plan.KindEndpoints, h), created(plan.KindEndpointSlice, h+"-ipv4")},
+	}, TableRow{
+		Name:    "switch EndpointsAndSlices → Endpoints: skip-mirror label off, slices deleted last",
+		Key:     key,
+		Ctx:     withMode(ep, on),
+		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, eps, on))...)...),
+		WantUpdates: []clientgotesting.UpdateActionImpl{
+			updateOf(withUID(desired(untagged, lbIP, ep, on)[h].Endpoints)),
+		},
+		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
+		WantEvents:  []string{updated(plan.KindEndpoints, h), deleted(plan.KindEndpointSlice, h+"-ipv4")},
+	}, TableRow{
+		Name:    "switch EndpointsAndSlices → ExternalName with an IP: the label comes off for upstream",
+		Key:     key,
+		Ctx:     withMode(en, on),
+		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, eps, on))...)...),
+		WantUpdates: []clientgotesting.UpdateActionImpl{
+			updateOf(withUID(liveOne(desired(untagged, lbIP, ep, on)[h].Endpoints))),
+		},
+		WantEvents: []string{updated(plan.KindEndpoints, h)},
+	}, TableRow{
+		Name:        "switch EndpointSlices → Endpoints: Endpoints first, slices deleted last",
+		Key:         key,
+		Ctx:         withMode(ep, on),
+		Objects:     base(untagged, lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WantCreates: []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
+		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
+		WantEvents:  []string{created(plan.KindEndpoints, h), deleted(plan.KindEndpointSlice, h+"-ipv4")},
+	})
+
+	// The DomainInternal target moves: the row above has no objects of
+	// ours; make it a real one here.
+	for i := range table {
+		if table[i].Name == "update: the DomainInternal target Service gets a new ClusterIP" {
+			old := desired(untagged, lbInternal, es, on, gateway())
+			moved := desired(untagged, lbInternal, es, on, gateway("10.96.200.20"))
+			table[i].Objects = append([]runtime.Object{untagged, rt.Ingress(untagged, lbInternal...), gateway("10.96.200.20")}, live(objects(old)...)...)
+			table[i].WantUpdates = []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(moved[h].Slices[0])))}
+			table[i].WantEvents = []string{updated(plan.KindEndpointSlice, h+"-ipv4")}
+		}
+	}
+
+	table.Test(t, MakeFactory(func(ctx context.Context, listers *Listers, _ configmap.Watcher) controller.Reconciler {
+		ra, _ := ctx.Value(cfgKey{}).(*config.RouteAddress)
+		if ra == nil {
+			ra = &config.RouteAddress{Mode: es, ExternalNameFallback: on}
+		}
+		r := &Reconciler{
+			kubeclient:      fakekubeclient.Get(ctx),
+			ingressLister:   listers.GetIngressLister(),
+			serviceLister:   listers.GetK8sServiceLister(),
+			endpointsLister: listers.GetEndpointsLister(),
+			sliceLister:     discoveryv1listers.NewEndpointSliceLister(listers.IndexerFor(&discoveryv1.EndpointSlice{})),
+			tracker:         ctx.Value(TrackerKey).(tracker.Interface),
+		}
+		return routereconciler.NewReconciler(ctx, logging.FromContext(ctx), servingclient.Get(ctx),
+			listers.GetRouteLister(), controller.GetEventRecorder(ctx), r,
+			controller.Options{ConfigStore: testStore{ra: ra}, SkipStatusUpdates: true})
+	}))
+}
+
+// withUID gives a desired object the UID and resourceVersion live() gives
+// the object of the same name, as an Update sends them.
+func withUID[T runtime.Object](o T) T {
+	o = o.DeepCopyObject().(T)
+	m := any(o).(metav1.Object)
+	m.SetUID(k8stypes.UID("uid-" + m.GetName()))
+	m.SetResourceVersion("1")
+	return o
+}
+
+// headlessFrom is the update that turns the live ExternalName Service into
+// the headless one: what the planner keeps of the live object.
+func headlessFrom(liveSvc, want *corev1.Service) *corev1.Service {
+	out := liveSvc.DeepCopy()
+	out.Spec.Type = want.Spec.Type
+	out.Spec.ClusterIP = want.Spec.ClusterIP
+	out.Spec.ClusterIPs = nil
+	out.Spec.ExternalName = ""
+	out.Spec.Ports = want.Spec.Ports
+	return out
+}
