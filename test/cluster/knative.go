@@ -51,7 +51,7 @@ func ModuleDir(module string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// installKnative creates serving's and networking's CRDs (waiting until
+// installKnative creates serving's, networking's and caching's CRDs (waiting until
 // they are established), the knative-serving namespace and the config maps
 // serving ships, with networking's config-network.
 func installKnative(ctx context.Context, cfg *rest.Config, kc kubernetes.Interface) error {
@@ -63,7 +63,12 @@ func installKnative(ctx context.Context, cfg *rest.Config, kc kubernetes.Interfa
 	if err != nil {
 		return err
 	}
+	caching, err := ModuleDir("knative.dev/caching")
+	if err != nil {
+		return err
+	}
 	crdFiles, _ := filepath.Glob(filepath.Join(serving, "config", "core", "300-resources", "*.yaml"))
+	crdFiles = append(crdFiles, filepath.Join(caching, "config", "image.yaml"))
 	for _, f := range []string{"ingress.yaml", "certificate.yaml", "serverlessservice.yaml", "domain-claim.yaml"} {
 		crdFiles = append(crdFiles, filepath.Join(networking, "config", f))
 	}

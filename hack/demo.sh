@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+
+# Copyright 2026 The Knative Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+# The one-command demo: builds what is missing, starts a local control plane
+# (etcd, kube-apiserver, kube-controller-manager, CoreDNS) and the controller
+# on loopback, creates a Route with a tag whose KIngress reports a
+# DomainInternal, then switches route-address-mode from ExternalName to
+# EndpointSlices and shows the Services, Endpoints, EndpointSlices and DNS
+# answers before and after. Everything keeps running until Ctrl-C.
+
+set -o errexit
+set -o nounset
+set -o pipefail
+
+REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
+cd "${REPO_ROOT_DIR}"
+WORK="${DEMO_DIR:-$(mktemp -d /tmp/route-address-demo.XXXXXX)}"
+BIN="${WORK}/bin"
+mkdir -p "${BIN}"
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "Building the control plane programs (cached after the first run)"
+./hack/build-third-party.sh
+step "Building the controller and tools"
+go build -o "${BIN}/controller" ./test/cmd/controller
+go build -o "${BIN}/localcluster" ./test/cmd/localcluster
+go build -o "${BIN}/dnsq" ./test/cmd/dnsq
+
+step "Starting the control plane and the controller in ${WORK}/cluster"
+"${BIN}/localcluster" -dir "${WORK}/cluster" -controller "${BIN}/controller" >"${WORK}/localcluster.log" 2>&1 &
+LC_PID=$!
+cleanup() {
+  kill "${LC_PID}" 2>/dev/null || true
+  wait "${LC_PID}" 2>/dev/null || true
+}
+trap cleanup EXIT
+for _ in $(seq 1 120); do
+  [[ -f "${WORK}/cluster/env" ]] && break
+  kill -0 "${LC_PID}" 2>/dev/null || { cat "${WORK}/localcluster.log"; exit 1; }
+  sleep 0.5
+done
+# shellcheck disable=SC1091
+source "${WORK}/cluster/env"
+export KUBECONFIG DNS
+k() { kubectl "$@"; }
+names=(hello.demo.svc.cluster.local canary-hello.demo.svc.cluster.local)
+
+step "Creating a gateway Service, a ready Revision and a Route with tag 'canary'"
+k apply -f hack/demo/demo.yaml
+k -n demo patch revision hello-00001 --subresource=status --type=merge -p \
+  '{"status":{"observedGeneration":1,"conditions":[{"type":"Ready","status":"True"},{"type":"ResourcesAvailable","status":"True"},{"type":"ContainerHealthy","status":"True"},{"type":"Active","status":"True"}]}}'
+
+step "Playing the ingress: the KIngress reports DomainInternal kourier-internal.kourier-system.svc.cluster.local"
+for _ in $(seq 1 60); do k -n demo get ingresses.networking.internal.knative.dev hello >/dev/null 2>&1 && break; sleep 0.5; done
+gen=$(k -n demo get ingresses.networking.internal.knative.dev hello -o jsonpath='{.metadata.generation}')
+k -n demo patch ingresses.networking.internal.knative.dev hello --subresource=status --type=merge -p "{\"status\":{\"observedGeneration\":${gen},
+  \"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"},{\"type\":\"LoadBalancerReady\",\"status\":\"True\"},{\"type\":\"NetworkConfigured\",\"status\":\"True\"}],
+  \"privateLoadBalancer\":{\"ingress\":[{\"domainInternal\":\"kourier-internal.kourier-system.svc.cluster.local\"}]},
+  \"publicLoadBalancer\":{\"ingress\":[{\"domainInternal\":\"kourier.kourier-system.svc.cluster.local\"}]}}}"
+
+wait_for() { # description, command...
+  local what="$1"; shift
+  for _ in $(seq 1 120); do "$@" >/dev/null 2>&1 && return 0; sleep 0.5; done
+  echo "timed out waiting for ${what}" >&2; return 1
+}
+svc_type() { k -n demo get svc "$1" -o jsonpath='{.spec.type}/{.spec.clusterIP}'; }
+
+wait_for "ExternalName Services" bash -c '[[ "$(kubectl -n demo get svc canary-hello -o jsonpath={.spec.externalName})" == kourier-internal.* ]]'
+step "Mode ExternalName (upstream behaviour)"
+k -n demo get svc,endpoints,endpointslices -l serving.knative.dev/route=hello 2>&1 | grep -v "^Warning: v1 Endpoints is deprecated"
+echo; "${BIN}/dnsq" -server "${DNS}" "${names[@]}"
+
+step "kubectl patch configmap/config-network: route-address-mode=EndpointSlices"
+k -n knative-serving patch configmap/config-network --type merge -p '{"data":{"route-address-mode":"EndpointSlices"}}'
+wait_for "headless Services" bash -c '[[ "$(kubectl -n demo get svc canary-hello -o jsonpath={.spec.clusterIP})" == None && "$(kubectl -n demo get svc hello -o jsonpath={.spec.clusterIP})" == None ]]'
+wait_for "EndpointSlices" bash -c '[[ $(kubectl -n demo get endpointslices -l serving.knative.dev/route=hello -o name | wc -l) -eq 2 ]]'
+sleep 6 # CoreDNS's cache TTL is 5 s
+step "Mode EndpointSlices"
+k -n demo get svc,endpoints,endpointslices -l serving.knative.dev/route=hello 2>&1 | grep -v "^Warning: v1 Endpoints is deprecated"
+echo; "${BIN}/dnsq" -server "${DNS}" "${names[@]}"
+echo; k -n demo get events --field-selector involvedObject.name=hello --sort-by=.lastTimestamp -o custom-columns=TYPE:.type,REASON:.reason,MESSAGE:.message | tail -8
+
+step "Still running"
+cat <<MSG
+  export KUBECONFIG=${KUBECONFIG}
+  kubectl -n demo get svc,endpoints,endpointslices
+  ${BIN}/dnsq -server ${DNS} hello.demo.svc.cluster.local
+  logs: ${WORK}/cluster/*.log
+Press Ctrl-C to stop everything (or: kill ${LC_PID}).
+MSG
+if [[ "${DEMO_EXIT:-}" == 1 ]]; then exit 0; fi
+wait "${LC_PID}"
