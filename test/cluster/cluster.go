@@ -355,4 +355,3 @@ const corefileTmpl = `cluster.local:%d {
     }
 }
 `
-

@@ -1,0 +1,349 @@
+//go:build e2e
+
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package conformance
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	"knative.dev/pkg/apis"
+	duckv1 "knative.dev/pkg/apis/duck/v1"
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/test/cluster"
+)
+
+const (
+	timeout  = 60 * time.Second
+	interval = 200 * time.Millisecond
+)
+
+func bg() context.Context { return context.Background() }
+
+// eventually polls cond until it returns nil or the timeout passes.
+func eventually(t *testing.T, what string, cond func() error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var err error
+	for time.Now().Before(deadline) {
+		if err = cond(); err == nil {
+			return
+		}
+		time.Sleep(interval)
+	}
+	t.Fatalf("timed out waiting for %s: %v", what, err)
+}
+
+// setMode writes the route-address keys into config-network.
+func setMode(t *testing.T, mode config.Mode, fb config.Fallback) {
+	t.Helper()
+	patch := fmt.Sprintf(`{"data":{%q:%q,%q:%q}}`, config.ModeKey, mode, config.ExternalNameFallbackKey, fb)
+	if _, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(bg(), "config-network",
+		types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		t.Fatal("patching config-network:", err)
+	}
+}
+
+var nsCounter int
+
+// namespace creates a fresh namespace, deleted when the test ends.
+func namespace(t *testing.T, prefix string) string {
+	t.Helper()
+	nsCounter++
+	name := fmt.Sprintf("%s-%d-%d", prefix, time.Now().Unix()%100000, nsCounter)
+	if _, err := env.kube.CoreV1().Namespaces().Create(bg(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.kube.CoreV1().Namespaces().Delete(bg(), name, metav1.DeleteOptions{}) })
+	return name
+}
+
+// gatewayService creates a ClusterIP Service standing in for an ingress's
+// internal gateway, at a fixed address.
+func gatewayService(t *testing.T, ns, name, ip string, port int32) *corev1.Service {
+	t.Helper()
+	s, err := env.kube.CoreV1().Services(ns).Create(bg(), &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: corev1.ServiceSpec{
+			ClusterIP: ip,
+			Ports:     []corev1.ServicePort{{Name: "http2", Port: port, TargetPort: intstr.FromInt32(8081)}},
+		},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal("creating gateway Service:", err)
+	}
+	return s
+}
+
+// route creates a ready Revision and a Route to it with the given tags,
+// written fully defaulted since no webhook runs.
+func route(t *testing.T, ns, name string, tags ...string) *v1.Route {
+	t.Helper()
+	rev := &v1.Revision{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name + "-00001"},
+		Spec:       v1.RevisionSpec{PodSpec: corev1.PodSpec{Containers: []corev1.Container{{Image: "example.com/hello"}}}},
+	}
+	rev, err := env.serving.ServingV1().Revisions(ns).Create(bg(), rev, metav1.CreateOptions{})
+	if err != nil && !apierrs.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	if err == nil {
+		rev.Status.ObservedGeneration = rev.Generation
+		rev.Status.Conditions = duckv1.Conditions{
+			{Type: apis.ConditionReady, Status: corev1.ConditionTrue},
+			{Type: v1.RevisionConditionResourcesAvailable, Status: corev1.ConditionTrue},
+			{Type: v1.RevisionConditionContainerHealthy, Status: corev1.ConditionTrue},
+			{Type: v1.RevisionConditionActive, Status: corev1.ConditionTrue},
+		}
+		if _, err := env.serving.ServingV1().Revisions(ns).UpdateStatus(bg(), rev, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &v1.Route{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec:       v1.RouteSpec{Traffic: traffic(name, tags...)},
+	}
+	r, err = env.serving.ServingV1().Routes(ns).Create(bg(), r, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func traffic(name string, tags ...string) []v1.TrafficTarget {
+	tt := []v1.TrafficTarget{{RevisionName: name + "-00001", Percent: ptr.To[int64](100), LatestRevision: ptr.To(false)}}
+	for _, tag := range tags {
+		tt = append(tt, v1.TrafficTarget{RevisionName: name + "-00001", Tag: tag, LatestRevision: ptr.To(false)})
+	}
+	return tt
+}
+
+// setTags replaces the Route's traffic tags.
+func setTags(t *testing.T, ns, name string, tags ...string) {
+	t.Helper()
+	eventually(t, "route update", func() error {
+		r, err := env.serving.ServingV1().Routes(ns).Get(bg(), name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		r.Spec.Traffic = traffic(name, tags...)
+		_, err = env.serving.ServingV1().Routes(ns).Update(bg(), r, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// setLoadBalancer plays the ingress: it waits for the Route's KIngress and
+// writes a ready status whose private load balancer has these entries.
+func setLoadBalancer(t *testing.T, ns, name string, entries ...netv1alpha1.LoadBalancerIngressStatus) {
+	t.Helper()
+	eventually(t, "KIngress "+ns+"/"+name+" status", func() error {
+		ing, err := env.net.NetworkingV1alpha1().Ingresses(ns).Get(bg(), name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		ing.Status.ObservedGeneration = ing.Generation
+		ing.Status.MarkNetworkConfigured()
+		ing.Status.MarkLoadBalancerReady(entries, entries)
+		_, err = env.net.NetworkingV1alpha1().Ingresses(ns).UpdateStatus(bg(), ing, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+func ipEntry(ip string) netv1alpha1.LoadBalancerIngressStatus {
+	return netv1alpha1.LoadBalancerIngressStatus{IP: ip}
+}
+
+func internalEntry(d string) netv1alpha1.LoadBalancerIngressStatus {
+	return netv1alpha1.LoadBalancerIngressStatus{DomainInternal: d}
+}
+
+// shape summarises what a user sees of one name.
+type shape struct {
+	Type         corev1.ServiceType
+	Headless     bool
+	ExternalName string
+	Endpoints    []string // addresses in the Endpoints, sorted; nil if none
+	SkipMirror   bool
+	Slices       []string // "name type addr,addr" of our slices
+	Mirrored     int      // slices made by the mirroring controller
+}
+
+func observe(ns, name string) (shape, error) {
+	var s shape
+	svc, err := env.kube.CoreV1().Services(ns).Get(bg(), name, metav1.GetOptions{})
+	if err != nil {
+		return s, err
+	}
+	s.Type, s.Headless, s.ExternalName = svc.Spec.Type, svc.Spec.ClusterIP == corev1.ClusterIPNone, svc.Spec.ExternalName
+	ep, err := env.kube.CoreV1().Endpoints(ns).Get(bg(), name, metav1.GetOptions{})
+	if err == nil {
+		s.Endpoints = []string{}
+		for _, ss := range ep.Subsets {
+			for _, a := range ss.Addresses {
+				s.Endpoints = append(s.Endpoints, a.IP)
+			}
+		}
+		sort.Strings(s.Endpoints)
+		s.SkipMirror = ep.Labels[discoveryv1.LabelSkipMirror] == "true"
+	} else if !apierrs.IsNotFound(err) {
+		return s, err
+	}
+	slices, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + name})
+	if err != nil {
+		return s, err
+	}
+	for _, sl := range slices.Items {
+		switch sl.Labels[discoveryv1.LabelManagedBy] {
+		case "routeaddress-controller.knative.dev":
+			var addrs []string
+			for _, e := range sl.Endpoints {
+				addrs = append(addrs, e.Addresses...)
+			}
+			s.Slices = append(s.Slices, fmt.Sprintf("%s %s %s", sl.Name, sl.AddressType, strings.Join(addrs, ",")))
+		case "endpointslicemirroring-controller.k8s.io":
+			s.Mirrored++
+		}
+	}
+	sort.Strings(s.Slices)
+	return s, nil
+}
+
+// waitShape waits until name looks like want.
+func waitShape(t *testing.T, ns, name string, want shape) {
+	t.Helper()
+	eventually(t, fmt.Sprintf("%s/%s to be %+v", ns, name, want), func() error {
+		got, err := observe(ns, name)
+		if err != nil {
+			return err
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			return fmt.Errorf("got %+v", got)
+		}
+		return nil
+	})
+}
+
+// waitDNS waits until name resolves to want (as dns.Answer.String()).
+func waitDNS(t *testing.T, name, want string) {
+	t.Helper()
+	eventually(t, fmt.Sprintf("DNS %s → %s", name, want), func() error {
+		a, err := env.dns.Lookup(name)
+		got := a.String()
+		if err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			return fmt.Errorf("got %s", got)
+		}
+		return nil
+	})
+}
+
+func fqdn(ns, name string) string { return name + "." + ns + ".svc.cluster.local" }
+
+// externalNameServices counts the ExternalName Services in ns.
+func externalNameServices(t *testing.T, ns string) int {
+	t.Helper()
+	l, err := env.kube.CoreV1().Services(ns).List(bg(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range l.Items {
+		if s.Spec.Type == corev1.ServiceTypeExternalName {
+			n++
+		}
+	}
+	return n
+}
+
+// auditEvent is the part of an audit.k8s.io/v1 Event we read.
+type auditEvent struct {
+	Verb      string `json:"verb"`
+	UserAgent string `json:"userAgent"`
+	ObjectRef struct {
+		Resource  string `json:"resource"`
+		Namespace string `json:"namespace"`
+		Name      string `json:"name"`
+	} `json:"objectRef"`
+	ResponseStatus struct {
+		Code int `json:"code"`
+	} `json:"responseStatus"`
+	StageTimestamp time.Time `json:"stageTimestamp"`
+}
+
+// auditWrites returns the logged writes to Services, Endpoints and
+// EndpointSlices in namespaces accepted by nsFilter, since since.
+func auditWrites(t *testing.T, since time.Time, nsFilter func(string) bool) []auditEvent {
+	t.Helper()
+	f, err := os.Open(env.local.AuditLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []auditEvent
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var e auditEvent
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.StageTimestamp.Before(since) || !nsFilter(e.ObjectRef.Namespace) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func summarizeWrites(ws []auditEvent) string {
+	counts := map[string]int{}
+	for _, w := range ws {
+		agent := w.UserAgent
+		if i := strings.Index(agent, " "); i > 0 {
+			agent = agent[:i]
+		}
+		counts[fmt.Sprintf("%s %s by %s", w.Verb, w.ObjectRef.Resource, agent)]++
+	}
+	var keys []string
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%d× %s; ", counts[k], k)
+	}
+	return b.String()
+}
