@@ -122,6 +122,7 @@ func (c lbCase) want(mode config.Mode, fb config.Fallback, gwNS string) shape {
 }
 
 func named(s shape, name string) shape {
+	s.Slices = append([]string(nil), s.Slices...)
 	for i := range s.Slices {
 		s.Slices[i] = fmt.Sprintf(s.Slices[i], name)
 	}

@@ -1,0 +1,238 @@
+//go:build e2e
+
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package conformance
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/test/dns"
+)
+
+// prober resolves names every 50 ms and records every failed lookup.
+type prober struct {
+	names []string
+	stop  chan struct{}
+	done  sync.WaitGroup
+
+	mu       sync.Mutex
+	failures []probeFailure
+	probes   int
+}
+
+type probeFailure struct {
+	at   time.Time
+	name string
+	err  string
+}
+
+func probe(names ...string) *prober {
+	p := &prober{names: names, stop: make(chan struct{})}
+	p.done.Add(1)
+	go func() {
+		defer p.done.Done()
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-tick.C:
+			}
+			for _, n := range p.names {
+				a, err := env.dns.Lookup(n)
+				p.mu.Lock()
+				p.probes++
+				switch {
+				case err != nil:
+					p.failures = append(p.failures, probeFailure{time.Now(), n, err.Error()})
+				case len(a.Addresses) == 0:
+					p.failures = append(p.failures, probeFailure{time.Now(), n, "no addresses: " + a.String()})
+				}
+				p.mu.Unlock()
+			}
+		}
+	}()
+	return p
+}
+
+// take returns and clears the failures so far.
+func (p *prober) take() (int, []probeFailure) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n, f := p.probes, p.failures
+	p.probes, p.failures = 0, nil
+	return n, f
+}
+
+func (p *prober) close() {
+	close(p.stop)
+	p.done.Wait()
+}
+
+func gapOf(fs []probeFailure) time.Duration {
+	if len(fs) == 0 {
+		return 0
+	}
+	return fs[len(fs)-1].at.Sub(fs[0].at) + 50*time.Millisecond
+}
+
+// TestTransitions switches the mode ExternalName → EndpointSlices →
+// Endpoints → EndpointsAndSlices → ExternalName while a prober resolves
+// the Route's names every 50 ms. Switching among our modes and from
+// ExternalName must lose no lookup; switching back to ExternalName
+// recreates the Services (upstream does, ClusterIP → ExternalName is
+// immutable), the one allowed gap, which is reported.
+func TestTransitions(t *testing.T) {
+	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.30", 80)
+	ns := namespace(t, "transitions")
+	route(t, ns, "hello", "canary")
+	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+	names := []string{fqdn(ns, "hello"), fqdn(ns, "canary-hello")}
+	for _, n := range names {
+		waitDNS(t, n, "CNAME "+fmt.Sprintf(gwDomain, gw)+" A/AAAA 198.19.0.30")
+	}
+
+	p := probe(names...)
+	defer p.close()
+	steps := []struct {
+		mode        config.Mode
+		want        shape
+		recreates   bool
+		description string
+	}{
+		{config.ModeEndpointSlices, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"%s-ipv4 IPv4 198.19.0.30"}}, false, "ExternalName → headless is an update"},
+		{config.ModeEndpoints, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, Mirrored: 1}, false, "Endpoints created before slices deleted"},
+		{config.ModeEndpointsAndSlices, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, SkipMirror: true, Slices: []string{"%s-ipv4 IPv4 198.19.0.30"}}, false, "slices created, label added"},
+		{config.ModeExternalName, shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}, true, "upstream recreates headless → ExternalName"},
+	}
+	for _, s := range steps {
+		setMode(t, s.mode, config.FallbackEnabled)
+		for _, n := range []string{"hello", "canary-hello"} {
+			waitShape(t, ns, n, named(s.want, n))
+		}
+		time.Sleep(time.Second) // let the prober see the settled state
+		probes, fails := p.take()
+		t.Logf("→ %-18s %4d lookups, %d failed, gap %v (%s)", s.mode, probes, len(fails), gapOf(fails), s.description)
+		if len(fails) > 0 && !s.recreates {
+			t.Errorf("→ %s: %d failed lookups where no Service is recreated, first: %+v", s.mode, len(fails), fails[0])
+		}
+	}
+}
+
+// TestTagAddedAndRemoved: a new tag gets its name, a removed one loses it.
+func TestTagAddedAndRemoved(t *testing.T) {
+	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	ns := namespace(t, "tags")
+	route(t, ns, "hello")
+	setLoadBalancer(t, ns, "hello", ipEntry(lbIPv4))
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA "+lbIPv4)
+
+	setTags(t, ns, "hello", "blue")
+	waitShape(t, ns, "blue-hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"blue-hello-ipv4 IPv4 " + lbIPv4}})
+	waitDNS(t, fqdn(ns, "blue-hello"), "A/AAAA "+lbIPv4)
+
+	setTags(t, ns, "hello")
+	eventually(t, "blue-hello gone", func() error {
+		if _, err := observe(ns, "blue-hello"); err == nil {
+			return fmt.Errorf("still there")
+		}
+		l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: "kubernetes.io/service-name=blue-hello"})
+		if err != nil || len(l.Items) > 0 {
+			return fmt.Errorf("slices left: %v %v", l, err)
+		}
+		return nil
+	})
+	waitDNS(t, fqdn(ns, "blue-hello"), dns.ErrNotFound.Error())
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA "+lbIPv4)
+}
+
+// TestGatewayRecreated: the DomainInternal target Service is deleted and
+// recreated with a new ClusterIP; the Route's endpoints follow.
+func TestGatewayRecreated(t *testing.T) {
+	setMode(t, config.ModeEndpointsAndSlices, config.FallbackDisabled)
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.40", 80)
+	ns := namespace(t, "follow")
+	route(t, ns, "hello")
+	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.40")
+
+	if err := env.kube.CoreV1().Services(gw).Delete(bg(), "gateway", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Gone: unresolvable, fallback disabled → headless without endpoints.
+	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true})
+	gatewayService(t, gw, "gateway", "198.19.0.41", 80)
+	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true,
+		Endpoints: []string{"198.19.0.41"}, SkipMirror: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.41"}})
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.41")
+}
+
+// TestConflictingService: a Service someone else made with the Route's
+// name is left untouched and the Route gets a Warning event (as serving's
+// TestConflictingRouteService expects the Route not to take it over).
+func TestConflictingService(t *testing.T) {
+	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	ns := namespace(t, "conflict")
+	theirs, err := env.kube.CoreV1().Services(ns).Create(bg(), &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hello", Labels: map[string]string{"owner": "someone-else"}},
+		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "elsewhere.example.com",
+			Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(80)}}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Upstream's route reconciler stops at the conflict (ServiceNotOwned)
+	// before it makes a KIngress, so there is no load balancer.
+	route(t, ns, "hello")
+	eventually(t, "NotOwned Warning event", func() error {
+		evs, err := env.kube.CoreV1().Events(ns).List(bg(), metav1.ListOptions{FieldSelector: "involvedObject.name=hello,reason=NotOwned"})
+		if err != nil {
+			return err
+		}
+		for _, e := range evs.Items {
+			if e.Type == corev1.EventTypeWarning && strings.Contains(e.Message, `Service "hello" exists and is not controlled by Route "hello"`) {
+				return nil
+			}
+		}
+		return fmt.Errorf("no NotOwned event yet")
+	})
+	time.Sleep(2 * time.Second)
+	got, err := env.kube.CoreV1().Services(ns).Get(bg(), "hello", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.UID != theirs.UID || got.ResourceVersion != theirs.ResourceVersion {
+		t.Errorf("their Service was modified: %+v", got)
+	}
+	if l, _ := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{}); len(l.Items) != 0 {
+		t.Errorf("%d EndpointSlices were created next to somebody else's Service", len(l.Items))
+	}
+}
