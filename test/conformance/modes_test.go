@@ -51,9 +51,11 @@ type lbCase struct {
 }
 
 var lbCases = []lbCase{{
-	name:    "ip",
-	entries: func(string) []netv1alpha1.LoadBalancerIngressStatus { return []netv1alpha1.LoadBalancerIngressStatus{ipEntry(lbIPv4)} },
-	addrs:   []string{lbIPv4},
+	name: "ip",
+	entries: func(string) []netv1alpha1.LoadBalancerIngressStatus {
+		return []netv1alpha1.LoadBalancerIngressStatus{ipEntry(lbIPv4)}
+	},
+	addrs: []string{lbIPv4},
 }, {
 	name: "dualstack",
 	entries: func(string) []netv1alpha1.LoadBalancerIngressStatus {
@@ -79,9 +81,11 @@ var lbCases = []lbCase{{
 	},
 	cname: func(string) string { return "lb.example.com" },
 }, {
-	name:    "mesh",
-	entries: func(string) []netv1alpha1.LoadBalancerIngressStatus { return []netv1alpha1.LoadBalancerIngressStatus{{MeshOnly: true}} },
-	mesh:    true,
+	name: "mesh",
+	entries: func(string) []netv1alpha1.LoadBalancerIngressStatus {
+		return []netv1alpha1.LoadBalancerIngressStatus{{MeshOnly: true}}
+	},
+	mesh: true,
 }, {
 	name:    "none",
 	entries: func(string) []netv1alpha1.LoadBalancerIngressStatus { return nil },
@@ -89,6 +93,14 @@ var lbCases = []lbCase{{
 
 // want is what a case looks like in a mode.
 func (c lbCase) want(mode config.Mode, fb config.Fallback, gwNS string) shape {
+	return c.wantAt(mode, fb, gwNS, gwIP)
+}
+
+// wantAt is want for a gateway Service at ip.
+func (c lbCase) wantAt(mode config.Mode, fb config.Fallback, gwNS, ip string) shape {
+	if len(c.addrs) == 1 && c.addrs[0] == gwIP {
+		c.addrs = []string{ip}
+	}
 	switch {
 	case c.addrs != nil:
 		s := shape{Type: corev1.ServiceTypeClusterIP, Headless: true}

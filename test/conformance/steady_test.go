@@ -1,0 +1,261 @@
+//go:build e2e
+
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package conformance
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	duckv1 "knative.dev/pkg/apis/duck/v1"
+	"knative.dev/serving/pkg/apis/serving/v1beta1"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+)
+
+func needLocal(t *testing.T) {
+	t.Helper()
+	if env.local == nil {
+		t.Skip("needs the local control plane (audit log, controller restarts)")
+	}
+}
+
+// restartController stops the controller and starts it again: every
+// informer lists everything, so every reconciler reconciles every object.
+func restartController(t *testing.T) {
+	t.Helper()
+	stopController()
+	if err := startController(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// steadyRoutes makes n Routes with one tag each: half with a DomainInternal
+// load balancer, half with an IP.
+func steadyRoutes(t *testing.T, ns, gw string, n int) {
+	t.Helper()
+	for i := range n {
+		name := fmt.Sprintf("r%d", i)
+		route(t, ns, name, "tag")
+		if i%2 == 0 {
+			setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
+		} else {
+			setLoadBalancer(t, ns, name, ipEntry(lbIPv4))
+		}
+	}
+}
+
+func waitAllShaped(t *testing.T, ns, gw, ip string, n int, mode config.Mode) {
+	t.Helper()
+	for i := range n {
+		name := fmt.Sprintf("r%d", i)
+		c := lbCases[2] // internal
+		if i%2 == 1 {
+			c = lbCases[0] // ip
+		}
+		for _, svc := range []string{name, "tag-" + name} {
+			want := named(c.wantAt(mode, config.FallbackEnabled, gw, ip), svc)
+			if !mode.Managed() {
+				if i%2 == 0 {
+					want = shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}
+				} else {
+					want = shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{lbIPv4}, Mirrored: 1}
+				}
+			}
+			waitShape(t, ns, svc, want)
+		}
+	}
+}
+
+// TestSteadyStateWrites: after convergence, a forced resync of every
+// reconciler (a controller restart) writes nothing to Services, Endpoints
+// or EndpointSlices in our modes. In ExternalName mode, upstream alone, the
+// count is reported as the baseline.
+func TestSteadyStateWrites(t *testing.T) {
+	needLocal(t)
+	const n = 10
+	gw := namespace(t, "gw")
+	const ip = "198.19.0.50"
+	gatewayService(t, gw, "gateway", ip, 80)
+	ns := namespace(t, "steady")
+	inNS := func(s string) bool { return s == ns }
+
+	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpointsAndSlices, config.ModeEndpoints, config.ModeExternalName} {
+		setMode(t, mode, config.FallbackEnabled)
+		if mode == config.ModeEndpointSlices {
+			steadyRoutes(t, ns, gw, n)
+		}
+		waitAllShaped(t, ns, gw, ip, n, mode)
+		time.Sleep(3 * time.Second) // let stragglers land before the window opens
+
+		start := time.Now()
+		restartController(t)
+		time.Sleep(10 * time.Second)
+		writes := auditWrites(t, start, inNS)
+		t.Logf("%-18s forced resync of %d Routes (%d Services): %d writes (%.2f per Route) %s",
+			mode, n, 2*n, len(writes), float64(len(writes))/n, summarizeWrites(writes))
+		if mode.Managed() && len(writes) != 0 {
+			t.Errorf("%s: %d writes in steady state, want 0: %s", mode, len(writes), summarizeWrites(writes))
+		}
+	}
+}
+
+// TestRestartMidSwitch kills the controller right after the mode changes
+// and checks that after a restart every name converges with no duplicate
+// or leftover objects.
+func TestRestartMidSwitch(t *testing.T) {
+	needLocal(t)
+	const n = 6
+	gw := namespace(t, "gw")
+	const ip = "198.19.0.60"
+	gatewayService(t, gw, "gateway", ip, 80)
+	ns := namespace(t, "restart")
+	setMode(t, config.ModeEndpoints, config.FallbackEnabled)
+	steadyRoutes(t, ns, gw, n)
+	waitAllShaped(t, ns, gw, ip, n, config.ModeEndpoints)
+
+	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpointsAndSlices} {
+		setMode(t, mode, config.FallbackEnabled)
+		time.Sleep(150 * time.Millisecond)
+		killController()
+		if err := startController(); err != nil {
+			t.Fatal(err)
+		}
+		waitAllShaped(t, ns, gw, ip, n, mode)
+	}
+	// Nothing but what the shapes list: no stray slices of ours.
+	l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: "endpointslice.kubernetes.io/managed-by=routeaddress-controller.knative.dev"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Items) != 2*n {
+		t.Errorf("%d EndpointSlices of ours, want %d", len(l.Items), 2*n)
+	}
+}
+
+// TestBackToExternalName: after our modes, switching back leaves the same
+// objects upstream alone gives a fresh Route.
+func TestBackToExternalName(t *testing.T) {
+	gw := namespace(t, "gw")
+	const ip = "198.19.0.70"
+	gatewayService(t, gw, "gateway", ip, 80)
+	ns := namespace(t, "back")
+	lbs := map[string][]netv1alpha1.LoadBalancerIngressStatus{
+		"internal": {internalEntry(fmt.Sprintf(gwDomain, gw))},
+		"ip":       {ipEntry(lbIPv4)},
+	}
+	setMode(t, config.ModeEndpointsAndSlices, config.FallbackEnabled)
+	for name, lb := range lbs {
+		route(t, ns, "old-"+name, "tag")
+		setLoadBalancer(t, ns, "old-"+name, lb...)
+		waitShape(t, ns, "old-"+name, named(lbCases[map[string]int{"internal": 2, "ip": 0}[name]].wantAt(config.ModeEndpointsAndSlices, config.FallbackEnabled, gw, ip), "old-"+name))
+	}
+	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	for name, lb := range lbs {
+		route(t, ns, "new-"+name, "tag")
+		setLoadBalancer(t, ns, "new-"+name, lb...)
+	}
+	for name := range lbs {
+		for _, pair := range [][2]string{{"old-" + name, "new-" + name}, {"tag-old-" + name, "tag-new-" + name}} {
+			eventually(t, pair[0]+" like "+pair[1], func() error {
+				a, err := observe(ns, pair[0])
+				if err != nil {
+					return err
+				}
+				b, err := observe(ns, pair[1])
+				if err != nil {
+					return err
+				}
+				if d := cmp.Diff(b, a); d != "" {
+					return fmt.Errorf("(-fresh +switched back) %s", d)
+				}
+				sa, _ := env.kube.CoreV1().Services(ns).Get(bg(), pair[0], metav1.GetOptions{})
+				sb, _ := env.kube.CoreV1().Services(ns).Get(bg(), pair[1], metav1.GetOptions{})
+				if sa.Spec.Type != sb.Spec.Type || sa.Spec.ExternalName != sb.Spec.ExternalName ||
+					!cmp.Equal(sa.Spec.Ports, sb.Spec.Ports) || sa.Spec.SessionAffinity != sb.Spec.SessionAffinity {
+					return fmt.Errorf("Service specs differ: %+v vs %+v", sa.Spec, sb.Spec)
+				}
+				return nil
+			})
+		}
+	}
+}
+
+// TestDomainMapping: a DomainMapping's KIngress sends traffic to the
+// Route's Service, which must then be a headless Service with endpoints,
+// not ExternalName (which Contour, Envoy Gateway and others refuse).
+func TestDomainMapping(t *testing.T) {
+	setMode(t, config.ModeEndpointSlices, config.FallbackDisabled)
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.80", 80)
+	ns := namespace(t, "dm")
+	route(t, ns, "hello")
+	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.80")
+
+	domain := ns + ".example.org"
+	if _, err := env.net.NetworkingV1alpha1().ClusterDomainClaims().Create(bg(), &netv1alpha1.ClusterDomainClaim{
+		ObjectMeta: metav1.ObjectMeta{Name: domain},
+		Spec:       netv1alpha1.ClusterDomainClaimSpec{Namespace: ns},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = env.net.NetworkingV1alpha1().ClusterDomainClaims().Delete(bg(), domain, metav1.DeleteOptions{})
+	})
+	if _, err := env.serving.ServingV1beta1().DomainMappings(ns).Create(bg(), &v1beta1.DomainMapping{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: domain},
+		Spec:       v1beta1.DomainMappingSpec{Ref: duckRef(ns, "hello")},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "DomainMapping KIngress with the Route's Service as backend", func() error {
+		ing, err := env.net.NetworkingV1alpha1().Ingresses(ns).Get(bg(), domain, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		for _, r := range ing.Spec.Rules {
+			for _, p := range r.HTTP.Paths {
+				for _, s := range p.Splits {
+					if s.ServiceName == "hello" && s.ServiceNamespace == ns && s.ServicePort.IntValue() == 80 {
+						return nil
+					}
+				}
+			}
+		}
+		return fmt.Errorf("backends: %+v", ing.Spec.Rules)
+	})
+	s, err := observe(ns, "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Type == corev1.ServiceTypeExternalName || !s.Headless || len(s.Slices) != 1 || !strings.Contains(s.Slices[0], "198.19.0.80") {
+		t.Errorf("the DomainMapping's backend Service is %+v, want headless with an EndpointSlice to 198.19.0.80", s)
+	}
+}
+
+func duckRef(ns, name string) duckv1.KReference {
+	return duckv1.KReference{APIVersion: "serving.knative.dev/v1", Kind: "Route", Namespace: ns, Name: name}
+}
