@@ -33,3 +33,8 @@ go vet ./...
 
 echo "=== unit tests"
 go test -count=1 ./...
+
+echo "=== e2e conformance suite (local control plane: etcd, kube-apiserver, kube-controller-manager, CoreDNS)"
+./hack/build-third-party.sh
+go test -count=1 -tags e2e -timeout 30m -v ./test/conformance/ 2>&1 | tee "${TMPDIR:-/tmp}/route-address-e2e.log" | grep -E '^(=== RUN|--- |    --- |\s+\w+_test\.go:|ok|FAIL|PASS|local)'
+exit "${PIPESTATUS[0]}"
