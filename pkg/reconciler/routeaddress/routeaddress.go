@@ -139,28 +139,29 @@ func (c *Reconciler) actual(r *v1.Route, names []string) (plan.Actual, error) {
 		want[n] = true
 	}
 
-	svcs, err := c.serviceLister.Services(ns).List(labels.Everything())
+	svcs, err := c.serviceLister.Services(ns).List(sel)
 	if err != nil {
 		return a, fmt.Errorf("failed to list Services: %w", err)
 	}
-	for _, s := range svcs {
-		if want[s.Name] || sel.Matches(labels.Set(s.Labels)) {
-			a.Services = append(a.Services, s)
-		}
-	}
+	a.Services = svcs
 	eps, err := c.endpointsLister.Endpoints(ns).List(sel)
 	if err != nil {
 		return a, fmt.Errorf("failed to list Endpoints: %w", err)
 	}
 	a.Endpoints = eps
-	for n := range want {
-		ep, err := c.endpointsLister.Endpoints(ns).Get(n)
-		if apierrs.IsNotFound(err) {
-			continue
-		} else if err != nil {
-			return a, fmt.Errorf("failed to get Endpoints %q: %w", n, err)
+	// Objects with a wanted name but without the label: somebody else's,
+	// or ours with the label removed.
+	for _, n := range names {
+		svc, err := c.serviceLister.Services(ns).Get(n)
+		if err != nil && !apierrs.IsNotFound(err) {
+			return a, fmt.Errorf("failed to get Service %q: %w", n, err)
+		} else if err == nil && !sel.Matches(labels.Set(svc.Labels)) {
+			a.Services = append(a.Services, svc)
 		}
-		if !sel.Matches(labels.Set(ep.Labels)) {
+		ep, err := c.endpointsLister.Endpoints(ns).Get(n)
+		if err != nil && !apierrs.IsNotFound(err) {
+			return a, fmt.Errorf("failed to get Endpoints %q: %w", n, err)
+		} else if err == nil && !sel.Matches(labels.Set(ep.Labels)) {
 			a.Endpoints = append(a.Endpoints, ep)
 		}
 	}
