@@ -22,6 +22,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 
 	ingressinformer "knative.dev/networking/pkg/client/injection/informers/networking/v1alpha1/ingress"
@@ -65,6 +66,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		serviceLister:   serviceInformer.Lister(),
 		endpointsLister: endpointsInformer.Lister(),
 		sliceLister:     sliceInformer.Lister(),
+		expect:          newExpectations(),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := modeChangeResync(func() { impl.GlobalResync(routeInformer.Informer()) })
@@ -80,7 +82,12 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 
 	routeInformer.Informer().AddEventHandler(controller.HandleAll(impl.Enqueue))
 	routeInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		DeleteFunc: impl.Tracker.OnDeletedObserver,
+		DeleteFunc: func(obj interface{}) {
+			impl.Tracker.OnDeletedObserver(obj)
+			if r, ok := obj.(*v1.Route); ok {
+				c.expect.forget(types.NamespacedName{Namespace: r.Namespace, Name: r.Name})
+			}
+		},
 	})
 
 	handleControllerOf := cache.FilteringResourceEventHandler{

@@ -19,8 +19,8 @@ package routeaddress
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -60,6 +60,9 @@ type Reconciler struct {
 	endpointsLister corev1listers.EndpointsLister
 	sliceLister     discoveryv1listers.EndpointSliceLister
 	tracker         tracker.Interface
+
+	// expect holds writes the informers have not shown yet.
+	expect *expectations
 }
 
 // Check that our Reconciler implements routereconciler.Interface.
@@ -68,12 +71,18 @@ var _ routereconciler.Interface = (*Reconciler)(nil)
 // ReconcileKind implements routereconciler.Interface.
 func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconciler.Event {
 	cfg := config.FromContextOrDefaults(ctx).RouteAddress
+	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
+	if !c.expect.satisfied(key, c.cachedVersion(r.Namespace)) {
+		// Our last writes are not in the cache yet; their events requeue
+		// the Route, and this is the safety net.
+		return controller.NewRequeueAfter(time.Second)
+	}
 
 	ing, err := c.ingress(r)
 	if err != nil {
 		return err
 	}
-	tags := targetTags(r)
+	tags := resources.TargetTags(r)
 	names, err := serviceNames(ctx, r, tags)
 	if err != nil {
 		return err
@@ -99,19 +108,26 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	return c.execute(ctx, r, p.Ops)
 }
 
-// targetTags are the names upstream gives Services: the Route's own ("")
-// and each traffic tag's, sorted.
-func targetTags(r *v1.Route) []string {
-	tags := []string{""}
-	seen := map[string]bool{"": true}
-	for _, t := range r.Spec.Traffic {
-		if !seen[t.Tag] {
-			seen[t.Tag] = true
-			tags = append(tags, t.Tag)
+// cachedVersion looks objects up in the listers.
+func (c *Reconciler) cachedVersion(ns string) cached {
+	return func(kind plan.Kind, name string) (string, types.UID, bool) {
+		var (
+			o   metav1.Object
+			err error
+		)
+		switch kind {
+		case plan.KindService:
+			o, err = c.serviceLister.Services(ns).Get(name)
+		case plan.KindEndpoints:
+			o, err = c.endpointsLister.Endpoints(ns).Get(name)
+		case plan.KindEndpointSlice:
+			o, err = c.sliceLister.EndpointSlices(ns).Get(name)
 		}
+		if err != nil {
+			return "", "", false
+		}
+		return o.GetResourceVersion(), o.GetUID(), true
 	}
-	sort.Strings(tags)
-	return tags
 }
 
 func (c *Reconciler) ingress(r *v1.Route) (*netv1alpha1.Ingress, error) {
@@ -262,18 +278,20 @@ func warn(a *resources.Addressing, cfg *config.RouteAddress) (warning, bool) {
 func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) error {
 	logger := logging.FromContext(ctx)
 	recorder := controller.GetEventRecorder(ctx)
+	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
 	for _, op := range ops {
 		if err := c.do(ctx, op); err != nil {
 			reason := map[plan.Verb]string{plan.Create: "CreationFailed", plan.Update: "UpdateFailed", plan.Delete: "DeleteFailed"}[op.Verb]
 			if op.Verb == plan.Create && apierrs.IsAlreadyExists(err) {
 				// Exists but invisible to our listers: somebody else's.
 				recorder.Eventf(r, corev1.EventTypeWarning, "NotOwned",
-					"%s %q exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name)
+					"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name)
 			} else {
 				recorder.Eventf(r, corev1.EventTypeWarning, reason, "Failed to %s %s %q: %v", strings.ToLower(string(op.Verb)), op.Kind, op.Name(), err)
 			}
 			return fmt.Errorf("failed to %s %s %q: %w", strings.ToLower(string(op.Verb)), op.Kind, op.Name(), err)
 		}
+		c.expect.wrote(key, op)
 		logger.Infof("%s %s %q (%s)", op.Verb, op.Kind, op.Name(), op.Reason)
 		past := map[plan.Verb]string{plan.Create: "Created", plan.Update: "Updated", plan.Delete: "Deleted"}[op.Verb]
 		recorder.Eventf(r, corev1.EventTypeNormal, past, "%s %s %q", past, op.Kind, op.Name())

@@ -88,7 +88,7 @@ var (
 func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode config.Mode, fb config.Fallback, svcs ...*corev1.Service) map[string]*resources.Addressing {
 	ctx := rt.WithRouteConfig(context.Background())
 	out := map[string]*resources.Addressing{}
-	for _, tag := range targetTags(route) {
+	for _, tag := range resources.TargetTags(route) {
 		a, err := resources.MakeAddressing(ctx, route, tag, rt.Ingress(route, lb...), false,
 			&config.RouteAddress{Mode: mode, ExternalNameFallback: fb}, rt.ServiceLister(svcs...))
 		if err != nil {
@@ -146,7 +146,7 @@ func objects(as map[string]*resources.Addressing) []runtime.Object {
 func upstreamObjects(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus) []runtime.Object {
 	ctx := rt.WithRouteConfig(context.Background())
 	var out []runtime.Object
-	for _, tag := range targetTags(route) {
+	for _, tag := range resources.TargetTags(route) {
 		pair, err := routeresources.MakeK8sService(ctx, route, tag, rt.Ingress(route, lb...), false)
 		if err != nil {
 			ph, _ := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
@@ -514,6 +514,7 @@ func TestReconcile(t *testing.T) {
 			endpointsLister: listers.GetEndpointsLister(),
 			sliceLister:     discoveryv1listers.NewEndpointSliceLister(listers.IndexerFor(&discoveryv1.EndpointSlice{})),
 			tracker:         ctx.Value(TrackerKey).(tracker.Interface),
+			expect:          newExpectations(),
 		}
 		return routereconciler.NewReconciler(ctx, logging.FromContext(ctx), servingclient.Get(ctx),
 			listers.GetRouteLister(), controller.GetEventRecorder(ctx), r,

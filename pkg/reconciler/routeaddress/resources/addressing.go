@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"sort"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -58,6 +59,21 @@ const (
 	// reconciler (mode ExternalName).
 	ShapeUpstream Shape = "Upstream"
 )
+
+// TargetTags are the traffic tags upstream gives Services for: "" (the
+// Route's own name) and each tag of the Route's traffic, sorted.
+func TargetTags(r *v1.Route) []string {
+	tags := []string{""}
+	seen := map[string]bool{"": true}
+	for _, t := range r.Spec.Traffic {
+		if !seen[t.Tag] {
+			seen[t.Tag] = true
+			tags = append(tags, t.Tag)
+		}
+	}
+	sort.Strings(tags)
+	return tags
+}
 
 // Addressing is what one of a Route's cluster-local names should be.
 type Addressing struct {

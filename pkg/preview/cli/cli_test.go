@@ -1,0 +1,206 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	clientgotesting "k8s.io/client-go/testing"
+
+	netfake "knative.dev/networking/pkg/client/clientset/versioned/fake"
+	servingfake "knative.dev/serving/pkg/client/clientset/versioned/fake"
+
+	"knative.dev/route-address/pkg/preview"
+	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+func cm(name string, data map[string]string) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: name}, Data: data}
+}
+
+// world is a cluster where Route default/hello (tag canary) has
+// upstream's ExternalName Services for a DomainInternal load balancer, and
+// Route other/blocked finds somebody else's Service under its name.
+func world(mode string) (preview.Clients, *kubefake.Clientset, *servingfake.Clientset) {
+	hello := rt.Route(true)
+	ing := rt.Ingress(hello, rt.DomainInternal(rt.GatewayDomain))
+	blocked := rt.Route(false)
+	blocked.Namespace, blocked.Name, blocked.UID = "other", "blocked", "blocked-uid"
+	ext := func(name string) *corev1.Service {
+		return &corev1.Service{
+			ObjectMeta: metav1.ObjectMeta{Namespace: rt.Namespace, Name: name, Labels: map[string]string{"serving.knative.dev/route": rt.RouteName},
+				OwnerReferences: ing.OwnerReferences},
+			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: rt.GatewayDomain,
+				Ports: []corev1.ServicePort{{Name: "http2", Port: 80}}},
+		}
+	}
+	kube := kubefake.NewClientset(
+		cm("config-network", map[string]string{"route-address-mode": mode}),
+		cm("config-domain", map[string]string{"example.com": ""}),
+		rt.GatewayService([]string{"10.96.0.10"}),
+		ext(rt.RouteName), ext(rt.TagService),
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "other", Name: "blocked"},
+			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.0.99"}},
+	)
+	serving := servingfake.NewSimpleClientset(hello, blocked)
+	net := netfake.NewSimpleClientset(ing)
+	return preview.Clients{Kube: kube, Serving: serving, Net: net, Server: "https://fake"}, kube, serving
+}
+
+func run(t *testing.T, c preview.Clients, args ...string) (int, string, string) {
+	t.Helper()
+	saved := NewClients
+	NewClients = func(string, string) (preview.Clients, string, error) { return c, "default", nil }
+	defer func() { NewClients = saved }()
+	var out, errOut bytes.Buffer
+	code := Main(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := "testdata/" + name + ".golden"
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err, "(run with -update)")
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+func TestPlanTable(t *testing.T) {
+	c, kube, _ := world("ExternalName")
+	code, out, errOut := run(t, c, "plan", "--mode", "EndpointSlices", "-A")
+	if code != ExitBlocked {
+		t.Errorf("exit code = %d, want %d (a Service blocks other/blocked); stderr: %s", code, ExitBlocked, errOut)
+	}
+	golden(t, "plan-endpointslices", out)
+	for _, a := range kube.Actions() {
+		if v := a.GetVerb(); v != "get" && v != "list" {
+			t.Errorf("the plugin sent %s %s; it must only read", v, a.GetResource().Resource)
+		}
+	}
+}
+
+func TestPlanOneNamespaceJSON(t *testing.T) {
+	c, _, _ := world("ExternalName")
+	code, out, errOut := run(t, c, "plan", "--mode", "EndpointsAndSlices", "--externalname-fallback", "disabled", "-n", "default", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit code = %d; stderr: %s", code, errOut)
+	}
+	golden(t, "plan-default-json", out)
+}
+
+func TestStatus(t *testing.T) {
+	c, _, _ := world("Endpoints")
+	code, out, errOut := run(t, c, "status", "-A")
+	if code != 0 {
+		t.Fatalf("exit code = %d; stderr: %s", code, errOut)
+	}
+	golden(t, "status", out)
+}
+
+func TestErrors(t *testing.T) {
+	routes := schema.GroupResource{Group: "serving.knative.dev", Resource: "routes"}
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		react   func(*servingfake.Clientset)
+		wantErr string
+	}{{
+		name:    "bad mode",
+		args:    []string{"plan", "--mode", "Slices"},
+		wantErr: `bad flag: --mode: unknown value "Slices", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices`,
+	}, {
+		name:    "bad fallback",
+		args:    []string{"plan", "--mode", "Endpoints", "--externalname-fallback", "yes"},
+		wantErr: `bad flag: --externalname-fallback: unknown value "yes", allowed values are Enabled, Disabled`,
+	}, {
+		name:    "mode missing",
+		args:    []string{"plan"},
+		wantErr: "--mode is required",
+	}, {
+		name:    "bad output",
+		args:    []string{"status", "-o", "yaml"},
+		wantErr: `--output: unknown value "yaml", allowed values are table, json`,
+	}, {
+		name:    "unknown command",
+		args:    []string{"apply"},
+		wantErr: `unknown command "apply"`,
+	}, {
+		name: "no Knative CRDs",
+		args: []string{"status", "-A"},
+		react: func(s *servingfake.Clientset) {
+			s.PrependReactor("list", "routes", func(clientgotesting.Action) (bool, runtime.Object, error) {
+				return true, nil, apierrs.NewNotFound(routes, "")
+			})
+		},
+		wantErr: "Knative Serving is not installed: the routes.serving.knative.dev resource does not exist on https://fake",
+	}, {
+		name: "no permission",
+		args: []string{"status", "-A"},
+		react: func(s *servingfake.Clientset) {
+			s.PrependReactor("list", "routes", func(clientgotesting.Action) (bool, runtime.Object, error) {
+				return true, nil, apierrs.NewForbidden(routes, "", errors.New("RBAC: access denied"))
+			})
+		},
+		wantErr: "permission denied to list Routes",
+	}, {
+		name: "no cluster",
+		args: []string{"plan", "--mode", "Endpoints", "-A"},
+		react: func(s *servingfake.Clientset) {
+			s.PrependReactor("list", "routes", func(clientgotesting.Action) (bool, runtime.Object, error) {
+				return true, nil, &url.Error{Op: "Get", URL: "https://fake/apis", Err: errors.New("connection refused")}
+			})
+		},
+		wantErr: "cannot reach the cluster at https://fake",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _, serving := world("ExternalName")
+			if tc.react != nil {
+				tc.react(serving)
+			}
+			code, _, errOut := run(t, c, tc.args...)
+			if code != 1 || !strings.Contains(errOut, tc.wantErr) {
+				t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, tc.wantErr)
+			}
+		})
+	}
+}

@@ -1,0 +1,332 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package preview
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
+)
+
+// Shapes a name can have now.
+const (
+	ShapeAbsent            = "Absent"
+	ShapeExternalName      = "ExternalName"
+	ShapeHeadlessEndpoints = "Headless+Endpoints"
+	ShapeHeadlessSlices    = "Headless+EndpointSlices"
+	ShapeHeadlessBoth      = "Headless+Endpoints+EndpointSlices"
+	ShapeHeadlessEmpty     = "Headless"
+	ShapeMeshClusterIP     = "ClusterIP"
+	ShapeNotOwned          = "NotOwned"
+)
+
+// currentShape classifies what exists for one name.
+func currentShape(r *v1.Route, name string, a plan.Actual) string {
+	var svc *corev1.Service
+	for _, s := range a.Services {
+		if s.Name == name {
+			svc = s
+		}
+	}
+	if svc == nil {
+		return ShapeAbsent
+	}
+	if !metav1.IsControlledBy(svc, r) {
+		return ShapeNotOwned
+	}
+	switch {
+	case svc.Spec.Type == corev1.ServiceTypeExternalName:
+		return ShapeExternalName
+	case svc.Spec.ClusterIP != corev1.ClusterIPNone:
+		return ShapeMeshClusterIP
+	}
+	eps, slices := false, false
+	for _, e := range a.Endpoints {
+		eps = eps || e.Name == name
+	}
+	for _, s := range a.Slices {
+		slices = slices || (s.Labels[discoveryv1.LabelServiceName] == name && s.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy)
+	}
+	switch {
+	case eps && slices:
+		return ShapeHeadlessBoth
+	case eps:
+		return ShapeHeadlessEndpoints
+	case slices:
+		return ShapeHeadlessSlices
+	}
+	return ShapeHeadlessEmpty
+}
+
+// nextShape names what MakeAddressing decided, in the same words.
+func nextShape(a *resources.Addressing, mode config.Mode) string {
+	switch a.Shape {
+	case resources.ShapeHeadless:
+		switch mode {
+		case config.ModeEndpoints:
+			return ShapeHeadlessEndpoints
+		case config.ModeEndpointSlices:
+			return ShapeHeadlessSlices
+		default:
+			return ShapeHeadlessBoth
+		}
+	case resources.ShapeHeadlessEmpty:
+		return ShapeHeadlessEmpty
+	case resources.ShapeExternalName:
+		return ShapeExternalName
+	case resources.ShapeMesh:
+		return ShapeMeshClusterIP
+	}
+	// ExternalName mode: upstream's route reconciler decides.
+	switch {
+	case !a.Upstream.Ready:
+		return "unchanged (upstream: no load balancer)"
+	case a.Upstream.Endpoints:
+		return ShapeHeadlessEndpoints + " (upstream)"
+	}
+	return "ExternalName or ClusterIP (upstream)"
+}
+
+// Operation is one planned API request.
+type Operation struct {
+	Verb   string `json:"verb"`
+	Kind   string `json:"kind"`
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// Name is one of a Route's cluster-local names in a plan.
+type Name struct {
+	Service  string   `json:"service"`
+	Tag      string   `json:"tag,omitempty"`
+	Current  string   `json:"current"`
+	Next     string   `json:"next"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// RoutePlan is what switching the mode does to one Route.
+type RoutePlan struct {
+	Namespace  string      `json:"namespace"`
+	Route      string      `json:"route"`
+	Names      []Name      `json:"names"`
+	Operations []Operation `json:"operations"`
+	Blocked    []string    `json:"blocked,omitempty"`
+	Recreates  []string    `json:"recreates,omitempty"`
+}
+
+// Summary counts a plan.
+type Summary struct {
+	Routes     int `json:"routes"`
+	Operations int `json:"operations"`
+	Recreates  int `json:"recreates"`
+	Fallbacks  int `json:"externalNameFallbacks"`
+	Warnings   int `json:"warnings"`
+	Blocked    int `json:"blocked"`
+}
+
+// Report is the whole plan.
+type Report struct {
+	Mode                 config.Mode     `json:"mode"`
+	ExternalNameFallback config.Fallback `json:"externalNameFallback"`
+	Routes               []RoutePlan     `json:"routes"`
+	Summary              Summary         `json:"summary"`
+}
+
+// Plan computes what the controller would do if route-address-mode were
+// cfg.Mode (and the fallback cfg.ExternalNameFallback).
+func (c Clients) Plan(ctx context.Context, s Scope, cfg *config.RouteAddress) (*Report, error) {
+	cl, err := c.read(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Mode: cfg.Mode, ExternalNameFallback: cfg.ExternalNameFallback, Routes: []RoutePlan{}}
+	for _, r := range cl.routes {
+		in, ads, err := cl.routeInput(ctx, r, cfg)
+		if err != nil {
+			return nil, err
+		}
+		p := plan.Make(in)
+		rp := RoutePlan{Namespace: r.Namespace, Route: r.Name, Operations: []Operation{}}
+		for _, a := range ads {
+			n := Name{Service: a.Name, Tag: a.Tag, Current: currentShape(r, a.Name, in.Actual), Next: nextShape(a, cfg.Mode)}
+			for _, pr := range a.Resolution.Problems {
+				n.Warnings = append(n.Warnings, pr.String())
+			}
+			if a.Shape == resources.ShapeExternalName {
+				n.Warnings = append(n.Warnings, "falls back to ExternalName "+a.Service.Spec.ExternalName)
+				rep.Summary.Fallbacks++
+			}
+			rep.Summary.Warnings += len(n.Warnings)
+			rp.Names = append(rp.Names, n)
+		}
+		for i, op := range p.Ops {
+			rp.Operations = append(rp.Operations, Operation{Verb: string(op.Verb), Kind: string(op.Kind), Name: op.Name(), Reason: op.Reason})
+			if op.Kind == plan.KindService && op.Verb == plan.Delete && i+1 < len(p.Ops) &&
+				p.Ops[i+1].Verb == plan.Create && p.Ops[i+1].Kind == plan.KindService && p.Ops[i+1].Name() == op.Name() {
+				rp.Recreates = append(rp.Recreates, op.Name())
+			}
+		}
+		for _, b := range p.Blocked {
+			rp.Blocked = append(rp.Blocked, fmt.Sprintf("%s %s is not controlled by the Route", b.Kind, b.Name))
+		}
+		rep.Summary.Routes++
+		rep.Summary.Operations += len(rp.Operations)
+		rep.Summary.Recreates += len(rp.Recreates)
+		rep.Summary.Blocked += len(rp.Blocked)
+		rep.Routes = append(rep.Routes, rp)
+	}
+	return rep, nil
+}
+
+// WriteTable prints the report for people.
+func (rep *Report) WriteTable(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "Plan for route-address-mode=%s, route-address-externalname-fallback=%s\n\n", rep.Mode, rep.ExternalNameFallback)
+	fmt.Fprintln(tw, "NAMESPACE\tROUTE\tSERVICE\tNOW\tTHEN\tWARNINGS")
+	for _, r := range rep.Routes {
+		for _, n := range r.Names {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Namespace, r.Route, n.Service, n.Current, n.Next, strings.Join(n.Warnings, "; "))
+		}
+	}
+	tw.Flush()
+	for _, r := range rep.Routes {
+		if len(r.Operations) == 0 && len(r.Blocked) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s/%s:\n", r.Namespace, r.Route)
+		for i, op := range r.Operations {
+			fmt.Fprintf(w, "  %2d. %-6s %-13s %-30s %s\n", i+1, op.Verb, op.Kind, op.Name, op.Reason)
+		}
+		for _, b := range r.Blocked {
+			fmt.Fprintf(w, "  BLOCKED: %s\n", b)
+		}
+		for _, s := range r.Recreates {
+			fmt.Fprintf(w, "  note: Service %s is recreated: its name does not resolve for a moment\n", s)
+		}
+	}
+	if !rep.Mode.Managed() {
+		fmt.Fprintln(w, "\nIn ExternalName mode upstream's route reconciler reshapes the Services; the operations listed are")
+		fmt.Fprintln(w, "route-address's own, and its EndpointSlices are removed only once upstream has taken a Service over.")
+	}
+	s := rep.Summary
+	fmt.Fprintf(w, "\n%d routes, %d operations, %d Service recreates, %d ExternalName fallbacks, %d warnings, %d blocked\n",
+		s.Routes, s.Operations, s.Recreates, s.Fallbacks, s.Warnings, s.Blocked)
+}
+
+// WriteJSON prints the report for programs.
+func (rep *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// Status is the configured mode and each Route's current shape.
+type Status struct {
+	Mode                 string        `json:"mode"`
+	ExternalNameFallback string        `json:"externalNameFallback"`
+	ConfigError          string        `json:"configError,omitempty"`
+	Routes               []RouteStatus `json:"routes"`
+	ExternalNameServices int           `json:"externalNameServicesInCluster"`
+}
+
+// RouteStatus is one Route's names and shapes.
+type RouteStatus struct {
+	Namespace string            `json:"namespace"`
+	Route     string            `json:"route"`
+	Shapes    map[string]string `json:"shapes"`
+}
+
+// Status reads the configured mode and what each Route looks like now.
+func (c Clients) Status(ctx context.Context, s Scope) (*Status, error) {
+	cl, err := c.read(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{Routes: []RouteStatus{}}
+	if ra, err := config.NewRouteAddressFromMap(cl.netData); err != nil {
+		st.ConfigError = err.Error()
+	} else {
+		st.Mode, st.ExternalNameFallback = string(ra.Mode), string(ra.ExternalNameFallback)
+	}
+	for _, svc := range cl.services {
+		if svc.Spec.Type == corev1.ServiceTypeExternalName {
+			st.ExternalNameServices++
+		}
+	}
+	defaults := &config.RouteAddress{Mode: config.ModeExternalName, ExternalNameFallback: config.FallbackEnabled}
+	for _, r := range cl.routes {
+		in, ads, err := cl.routeInput(ctx, r, defaults)
+		if err != nil {
+			return nil, err
+		}
+		rs := RouteStatus{Namespace: r.Namespace, Route: r.Name, Shapes: map[string]string{}}
+		for _, a := range ads {
+			rs.Shapes[a.Name] = currentShape(r, a.Name, in.Actual)
+		}
+		st.Routes = append(st.Routes, rs)
+	}
+	return st, nil
+}
+
+// WriteTable prints the status for people.
+func (st *Status) WriteTable(w io.Writer) {
+	if st.ConfigError != "" {
+		fmt.Fprintf(w, "route-address configuration is invalid: %s\n\n", st.ConfigError)
+	} else {
+		fmt.Fprintf(w, "route-address-mode=%s route-address-externalname-fallback=%s\n\n", st.Mode, st.ExternalNameFallback)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAMESPACE\tROUTE\tSERVICE\tSHAPE")
+	for _, r := range st.Routes {
+		for _, svc := range sortedKeys(r.Shapes) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Namespace, r.Route, svc, r.Shapes[svc])
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d ExternalName Services in the cluster\n", st.ExternalNameServices)
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// WriteJSON prints the status for programs.
+func (st *Status) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(st)
+}

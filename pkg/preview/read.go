@@ -1,0 +1,246 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package preview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/kubernetes"
+	corev1listers "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	netclient "knative.dev/networking/pkg/client/clientset/versioned"
+	netcfg "knative.dev/networking/pkg/config"
+	"knative.dev/serving/pkg/apis/serving"
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
+	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
+	routecfg "knative.dev/serving/pkg/reconciler/route/config"
+	"knative.dev/serving/pkg/reconciler/route/domains"
+	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
+	routenames "knative.dev/serving/pkg/reconciler/route/resources/names"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
+)
+
+// Clients are what the plugin reads through.
+type Clients struct {
+	Kube    kubernetes.Interface
+	Serving servingclient.Interface
+	Net     netclient.Interface
+	// Server is the API server's address, for error messages.
+	Server string
+}
+
+// Scope selects Routes: one namespace, or all with AllNamespaces.
+type Scope struct {
+	Namespace     string
+	AllNamespaces bool
+	// SystemNamespace holds config-network and config-domain.
+	SystemNamespace string
+}
+
+func (s Scope) ns() string {
+	if s.AllNamespaces {
+		return metav1.NamespaceAll
+	}
+	return s.Namespace
+}
+
+// explain turns API errors into messages that say what is wrong.
+func (c Clients) explain(err error, what string) error {
+	var netErr *net.OpError
+	var urlErr *url.Error
+	switch {
+	case err == nil:
+		return nil
+	case apierrs.IsForbidden(err):
+		return fmt.Errorf("permission denied to %s: %v (the plugin needs get/list on routes, ingresses.networking.internal.knative.dev, services, endpoints, endpointslices and configmaps)", what, err)
+	case apierrs.IsNotFound(err) && what == "list Routes":
+		return fmt.Errorf("Knative Serving is not installed: the routes.serving.knative.dev resource does not exist on %s", c.Server)
+	case errors.As(err, &netErr), errors.As(err, &urlErr):
+		return fmt.Errorf("cannot reach the cluster at %s: %v", c.Server, err)
+	default:
+		return fmt.Errorf("failed to %s: %w", what, err)
+	}
+}
+
+// cluster is one read of everything the planner needs.
+type cluster struct {
+	routes    []*v1.Route
+	ingresses map[string]*netv1alpha1.Ingress // ns/name
+	services  []*corev1.Service
+	endpoints []*corev1.Endpoints
+	slices    []*discoveryv1.EndpointSlice
+	lister    corev1listers.ServiceLister
+	routeCfg  *routecfg.Config
+	netData   map[string]string
+}
+
+func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
+	out := &cluster{ingresses: map[string]*netv1alpha1.Ingress{}}
+	rl, err := c.Serving.ServingV1().Routes(s.ns()).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, c.explain(err, "list Routes")
+	}
+	for i := range rl.Items {
+		out.routes = append(out.routes, &rl.Items[i])
+	}
+	sort.Slice(out.routes, func(i, j int) bool {
+		a, b := out.routes[i], out.routes[j]
+		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
+	})
+
+	netCM, err := c.Kube.CoreV1().ConfigMaps(s.SystemNamespace).Get(ctx, netcfg.ConfigMapName, metav1.GetOptions{})
+	if err != nil {
+		return nil, c.explain(err, "get ConfigMap "+s.SystemNamespace+"/"+netcfg.ConfigMapName)
+	}
+	out.netData = netCM.Data
+	network, err := netcfg.NewConfigFromConfigMap(netCM)
+	if err != nil {
+		return nil, fmt.Errorf("ConfigMap %s/%s: %w", s.SystemNamespace, netcfg.ConfigMapName, err)
+	}
+	domainCM, err := c.Kube.CoreV1().ConfigMaps(s.SystemNamespace).Get(ctx, routecfg.DomainConfigName, metav1.GetOptions{})
+	if err != nil {
+		return nil, c.explain(err, "get ConfigMap "+s.SystemNamespace+"/"+routecfg.DomainConfigName)
+	}
+	domain, err := routecfg.NewDomainFromConfigMap(domainCM)
+	if err != nil {
+		return nil, fmt.Errorf("ConfigMap %s/%s: %w", s.SystemNamespace, routecfg.DomainConfigName, err)
+	}
+	out.routeCfg = &routecfg.Config{Domain: domain, Network: network}
+
+	il, err := c.Net.NetworkingV1alpha1().Ingresses(s.ns()).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, c.explain(err, "list Ingresses")
+	}
+	for i := range il.Items {
+		ing := &il.Items[i]
+		out.ingresses[ing.Namespace+"/"+ing.Name] = ing
+	}
+	// All Services: DomainInternal names gateway Services in other namespaces.
+	sl, err := c.Kube.CoreV1().Services(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, c.explain(err, "list Services")
+	}
+	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	for i := range sl.Items {
+		out.services = append(out.services, &sl.Items[i])
+		_ = idx.Add(&sl.Items[i])
+	}
+	out.lister = corev1listers.NewServiceLister(idx)
+	el, err := c.Kube.CoreV1().Endpoints(s.ns()).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, c.explain(err, "list Endpoints")
+	}
+	for i := range el.Items {
+		out.endpoints = append(out.endpoints, &el.Items[i])
+	}
+	esl, err := c.Kube.DiscoveryV1().EndpointSlices(s.ns()).List(ctx, metav1.ListOptions{
+		LabelSelector: discoveryv1.LabelManagedBy + "=" + names.ManagedBy,
+	})
+	if err != nil {
+		return nil, c.explain(err, "list EndpointSlices")
+	}
+	for i := range esl.Items {
+		out.slices = append(out.slices, &esl.Items[i])
+	}
+	return out, nil
+}
+
+// actualFor is what exists for r, as the reconciler gathers it.
+func (cl *cluster) actualFor(r *v1.Route, svcNames []string) plan.Actual {
+	sel := labels.SelectorFromSet(labels.Set{serving.RouteLabelKey: r.Name})
+	want := map[string]bool{}
+	for _, n := range svcNames {
+		want[n] = true
+	}
+	match := func(o metav1.Object, nameKey string) bool {
+		if o.GetNamespace() != r.Namespace {
+			return false
+		}
+		return want[nameKey] || sel.Matches(labels.Set(o.GetLabels()))
+	}
+	var a plan.Actual
+	for _, s := range cl.services {
+		if match(s, s.Name) {
+			a.Services = append(a.Services, s)
+		}
+	}
+	for _, e := range cl.endpoints {
+		if match(e, e.Name) {
+			a.Endpoints = append(a.Endpoints, e)
+		}
+	}
+	for _, s := range cl.slices {
+		if match(s, s.Labels[discoveryv1.LabelServiceName]) {
+			a.Slices = append(a.Slices, s)
+		}
+	}
+	return a
+}
+
+// routeInput builds the planner input for r as the controller would in cfg.
+func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.RouteAddress) (plan.Input, []*resources.Addressing, error) {
+	ctx = routecfg.ToContext(ctx, cl.routeCfg)
+	tags := resources.TargetTags(r)
+	svcNames := make([]string, len(tags))
+	for i, tag := range tags {
+		n, err := domains.HostnameFromTemplate(ctx, r.Name, tag)
+		if err != nil {
+			return plan.Input{}, nil, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
+		}
+		svcNames[i] = n
+	}
+	actual := cl.actualFor(r, svcNames)
+	live := map[string]*corev1.Service{}
+	for _, s := range actual.Services {
+		live[s.Name] = s
+	}
+	var ing *netv1alpha1.Ingress
+	if i := cl.ingresses[r.Namespace+"/"+routenames.Ingress(r)]; i != nil && metav1.IsControlledBy(i, r) {
+		ing = i
+	}
+	in := plan.Input{Owner: r, Actual: actual, Released: !cfg.Mode.Managed()}
+	var ads []*resources.Addressing
+	for i, tag := range tags {
+		isPrivate := false
+		if s := live[svcNames[i]]; s != nil {
+			isPrivate = routeresources.IsClusterLocalService(s)
+		}
+		a, err := resources.MakeAddressing(ctx, r, tag, ing, isPrivate, cfg, cl.lister)
+		if err != nil {
+			return in, nil, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
+		}
+		in.Targets = append(in.Targets, a.Target)
+		ads = append(ads, a)
+	}
+	return in, ads, nil
+}

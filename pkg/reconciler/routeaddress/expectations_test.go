@@ -1,0 +1,97 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package routeaddress
+
+import (
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+)
+
+type fakeCache map[string]struct {
+	rv  string
+	uid types.UID
+}
+
+func (f fakeCache) lookup(kind plan.Kind, name string) (string, types.UID, bool) {
+	o, ok := f[string(kind)+"/"+name]
+	return o.rv, o.uid, ok
+}
+
+func TestExpectations(t *testing.T) {
+	now := time.Unix(1000, 0)
+	e := newExpectations()
+	e.now = func() time.Time { return now }
+	route := types.NamespacedName{Namespace: "ns", Name: "r"}
+	svc := func(name, rv string, uid types.UID) *corev1.Service {
+		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: rv, UID: uid}}
+	}
+	cache := fakeCache{}
+
+	if !e.satisfied(route, cache.lookup) {
+		t.Fatal("nothing written, yet not satisfied")
+	}
+	e.wrote(route, plan.Op{Verb: plan.Create, Kind: plan.KindService, Object: svc("a", "", "")})
+	e.wrote(route, plan.Op{Verb: plan.Update, Kind: plan.KindService, Object: svc("b", "5", "uid-b")})
+	e.wrote(route, plan.Op{Verb: plan.Delete, Kind: plan.KindService, Object: svc("c", "7", "uid-c")})
+	cache["Service/b"] = struct {
+		rv  string
+		uid types.UID
+	}{"5", "uid-b"}
+	cache["Service/c"] = struct {
+		rv  string
+		uid types.UID
+	}{"7", "uid-c"}
+
+	if e.satisfied(route, cache.lookup) {
+		t.Fatal("satisfied with a stale cache")
+	}
+	cache["Service/a"] = struct {
+		rv  string
+		uid types.UID
+	}{"1", "uid-a"}
+	cache["Service/b"] = struct {
+		rv  string
+		uid types.UID
+	}{"6", "uid-b"}
+	if e.satisfied(route, cache.lookup) {
+		t.Fatal("satisfied while the deleted Service is still cached")
+	}
+	// Recreated under the same name: a new UID is not the deleted object.
+	cache["Service/c"] = struct {
+		rv  string
+		uid types.UID
+	}{"9", "uid-c2"}
+	if !e.satisfied(route, cache.lookup) {
+		t.Fatal("not satisfied once the cache caught up")
+	}
+
+	// A write the cache never shows stops blocking after the ttl.
+	e.wrote(route, plan.Op{Verb: plan.Create, Kind: plan.KindService, Object: svc("gone", "", "")})
+	if e.satisfied(route, cache.lookup) {
+		t.Fatal("satisfied before the ttl")
+	}
+	now = now.Add(31 * time.Second)
+	if !e.satisfied(route, cache.lookup) {
+		t.Fatal("still blocked after the ttl")
+	}
+}
