@@ -274,30 +274,45 @@ func warn(a *resources.Addressing, cfg *config.RouteAddress) (warning, bool) {
 }
 
 // execute sends the operations in order and stops at the first error, so
-// that the work queue retries the whole plan with backoff.
+// that the work queue retries the whole plan with backoff. What was done is
+// reported in one Normal event per verb (Created, Updated, Deleted) rather
+// than one per object: events share the client's rate limit with the
+// writes.
 func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) error {
 	logger := logging.FromContext(ctx)
 	recorder := controller.GetEventRecorder(ctx)
 	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
+	done := map[plan.Verb][]string{}
+	defer func() {
+		for _, v := range []plan.Verb{plan.Create, plan.Update, plan.Delete} {
+			if len(done[v]) > 0 {
+				recorder.Eventf(r, corev1.EventTypeNormal, pastTense[v], "%s %s", pastTense[v], strings.Join(done[v], ", "))
+			}
+		}
+	}()
 	for _, op := range ops {
 		if err := c.do(ctx, op); err != nil {
-			reason := map[plan.Verb]string{plan.Create: "CreationFailed", plan.Update: "UpdateFailed", plan.Delete: "DeleteFailed"}[op.Verb]
+			verb := strings.ToLower(string(op.Verb))
 			if op.Verb == plan.Create && apierrs.IsAlreadyExists(err) {
 				// Exists but invisible to our listers: somebody else's.
 				recorder.Eventf(r, corev1.EventTypeWarning, "NotOwned",
 					"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name)
 			} else {
-				recorder.Eventf(r, corev1.EventTypeWarning, reason, "Failed to %s %s %q: %v", strings.ToLower(string(op.Verb)), op.Kind, op.Name(), err)
+				recorder.Eventf(r, corev1.EventTypeWarning, failedReason[op.Verb], "Failed to %s %s %q: %v", verb, op.Kind, op.Name(), err)
 			}
-			return fmt.Errorf("failed to %s %s %q: %w", strings.ToLower(string(op.Verb)), op.Kind, op.Name(), err)
+			return fmt.Errorf("failed to %s %s %q: %w", verb, op.Kind, op.Name(), err)
 		}
 		c.expect.wrote(key, op)
 		logger.Infof("%s %s %q (%s)", op.Verb, op.Kind, op.Name(), op.Reason)
-		past := map[plan.Verb]string{plan.Create: "Created", plan.Update: "Updated", plan.Delete: "Deleted"}[op.Verb]
-		recorder.Eventf(r, corev1.EventTypeNormal, past, "%s %s %q", past, op.Kind, op.Name())
+		done[op.Verb] = append(done[op.Verb], fmt.Sprintf("%s %q", op.Kind, op.Name()))
 	}
 	return nil
 }
+
+var (
+	pastTense    = map[plan.Verb]string{plan.Create: "Created", plan.Update: "Updated", plan.Delete: "Deleted"}
+	failedReason = map[plan.Verb]string{plan.Create: "CreationFailed", plan.Update: "UpdateFailed", plan.Delete: "DeleteFailed"}
+)
 
 func (c *Reconciler) do(ctx context.Context, op plan.Op) error {
 	ns := op.Object.GetNamespace()

@@ -19,6 +19,7 @@ package routeaddress
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -165,17 +166,19 @@ func base(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, extra ...
 	return append([]runtime.Object{route, rt.Ingress(route, lb...), gateway()}, extra...)
 }
 
-func created(kind plan.Kind, name string) string {
-	return Eventf(corev1.EventTypeNormal, "Created", "Created %s %q", kind, name)
+// obj names an object in an event message.
+func obj(kind plan.Kind, name string) string { return fmt.Sprintf("%s %q", kind, name) }
+
+// done is the one Normal event a reconcile records per verb.
+func done(reason string, objs ...string) string {
+	return Eventf(corev1.EventTypeNormal, reason, "%s %s", reason, strings.Join(objs, ", "))
 }
 
-func updated(kind plan.Kind, name string) string {
-	return Eventf(corev1.EventTypeNormal, "Updated", "Updated %s %q", kind, name)
-}
+func created(kind plan.Kind, name string) string { return done("Created", obj(kind, name)) }
 
-func deleted(kind plan.Kind, name string) string {
-	return Eventf(corev1.EventTypeNormal, "Deleted", "Deleted %s %q", kind, name)
-}
+func updated(kind plan.Kind, name string) string { return done("Updated", obj(kind, name)) }
+
+func deleted(kind plan.Kind, name string) string { return done("Deleted", obj(kind, name)) }
 
 var (
 	servicesResource  = schema.GroupVersionResource{Version: "v1", Resource: "services"}
@@ -269,8 +272,8 @@ func TestReconcile(t *testing.T) {
 			ipSlices[tg].Service, ipSlices[h].Service, ipSlices[tg].Slices[0], ipSlices[h].Slices[0],
 		},
 		WantEvents: []string{
-			created(plan.KindService, tg), created(plan.KindService, h),
-			created(plan.KindEndpointSlice, tg+"-ipv4"), created(plan.KindEndpointSlice, h+"-ipv4"),
+			done("Created", obj(plan.KindService, tg), obj(plan.KindService, h),
+				obj(plan.KindEndpointSlice, tg+"-ipv4"), obj(plan.KindEndpointSlice, h+"-ipv4")),
 		},
 	}, TableRow{
 		Name:    "create: EndpointsAndSlices, no load balancer yet: headless placeholders only",
@@ -280,7 +283,7 @@ func TestReconcile(t *testing.T) {
 		WantCreates: []runtime.Object{
 			d(lbNone, eps, on)[tg].Service, d(lbNone, eps, on)[h].Service,
 		},
-		WantEvents: []string{created(plan.KindService, tg), created(plan.KindService, h)},
+		WantEvents: []string{done("Created", obj(plan.KindService, tg), obj(plan.KindService, h))},
 	}, TableRow{
 		Name:    "update: the load balancer IP changes",
 		Key:     key,
@@ -293,8 +296,8 @@ func TestReconcile(t *testing.T) {
 			updateOf(withUID(liveOne(d(lbIP2, eps, on)[h].Slices[0]))),
 		},
 		WantEvents: []string{
-			updated(plan.KindEndpoints, tg), updated(plan.KindEndpointSlice, tg+"-ipv4"),
-			updated(plan.KindEndpoints, h), updated(plan.KindEndpointSlice, h+"-ipv4"),
+			done("Updated", obj(plan.KindEndpoints, tg), obj(plan.KindEndpointSlice, tg+"-ipv4"),
+				obj(plan.KindEndpoints, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
 		},
 	}, TableRow{
 		Name:    "update: a new tag gets its Service and slices",
@@ -304,7 +307,7 @@ func TestReconcile(t *testing.T) {
 		WantCreates: []runtime.Object{
 			ipSlices[tg].Service, ipSlices[tg].Slices[0],
 		},
-		WantEvents: []string{created(plan.KindService, tg), created(plan.KindEndpointSlice, tg+"-ipv4")},
+		WantEvents: []string{done("Created", obj(plan.KindService, tg), obj(plan.KindEndpointSlice, tg+"-ipv4"))},
 	}, TableRow{
 		Name:    "update: the DomainInternal target Service gets a new ClusterIP",
 		Key:     key,
@@ -324,7 +327,7 @@ func TestReconcile(t *testing.T) {
 			desired(untagged, lbIP, es, on)[h].Service, desired(untagged, lbIP, es, on)[h].Slices[0],
 		},
 		WantEvents: []string{
-			deleted(plan.KindService, h), created(plan.KindService, h), created(plan.KindEndpointSlice, h+"-ipv4"),
+			done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")), deleted(plan.KindService, h),
 		},
 	}, TableRow{
 		Name:    "recreate: headless → ExternalName fallback for an external Domain",
@@ -339,7 +342,7 @@ func TestReconcile(t *testing.T) {
 			Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
 				"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=Enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
 				h, "lb.example.com"),
-			deleted(plan.KindService, h), created(plan.KindService, h), deleted(plan.KindEndpointSlice, h+"-ipv4"),
+			created(plan.KindService, h), done("Deleted", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
 		},
 	}, TableRow{
 		Name:    "fallback disabled: headless with no endpoints, never ExternalName",
@@ -363,7 +366,7 @@ func TestReconcile(t *testing.T) {
 			deleteOf(servicesResource, tg), deleteOf(endpointsResource, tg), deleteOf(slicesResource, tg+"-ipv4"),
 		},
 		WantEvents: []string{
-			deleted(plan.KindService, tg), deleted(plan.KindEndpoints, tg), deleted(plan.KindEndpointSlice, tg+"-ipv4"),
+			done("Deleted", obj(plan.KindService, tg), obj(plan.KindEndpoints, tg), obj(plan.KindEndpointSlice, tg+"-ipv4")),
 		},
 	}, TableRow{
 		Name:    "not owned: a Service someone else made with the Route's name",
@@ -460,7 +463,7 @@ func TestReconcile(t *testing.T) {
 		WantUpdates: []clientgotesting.UpdateActionImpl{
 			updateOf(withUID(withLabel(desired(untagged, lbIP, ep, on)[h].Endpoints.DeepCopy(), discoveryv1.LabelSkipMirror, "true"))),
 		},
-		WantEvents: []string{updated(plan.KindEndpoints, h), created(plan.KindEndpointSlice, h+"-ipv4")},
+		WantEvents: []string{created(plan.KindEndpointSlice, h+"-ipv4"), updated(plan.KindEndpoints, h)},
 	}, TableRow{
 		Name:    "switch EndpointsAndSlices → Endpoints: skip-mirror label off, slices deleted last",
 		Key:     key,
