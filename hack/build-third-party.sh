@@ -31,31 +31,30 @@ K8S_VERSION=v1.34.2
 ETCD_VERSION=v3.6.16
 COREDNS_VERSION=v1.14.7
 
-build() { # module-dir out-dir ldflags packages...
+build() { # module-dir out-dir ldflags name=package...
   local mod="$1" out="$2" ldflags="$3"
   shift 3
-  local missing=()
-  for pkg in "$@"; do
-    local name="${pkg##*/}"
-    [[ "${name}" == v3 ]] && name=etcd
-    [[ -x "${out}/${name}" ]] || missing+=("${pkg}")
+  local pair name pkg
+  for pair in "$@"; do
+    name="${pair%%=*}"
+    pkg="${pair#*=}"
+    if [[ -x "${out}/${name}" ]]; then
+      echo "cached: ${out}/${name}"
+      continue
+    fi
+    echo "building ${name} (${pkg}) into ${out} (first run on this machine: several minutes)"
+    mkdir -p "${out}"
+    local start=${SECONDS}
+    (cd "${REPO_ROOT_DIR}/third_party/${mod}" && GOFLAGS=-mod=mod go build -ldflags "${ldflags}" -o "${out}/${name}" "${pkg}")
+    echo "built ${name} in $((SECONDS - start))s"
   done
-  if [[ ${#missing[@]} -eq 0 ]]; then
-    echo "cached: ${out}"
-    return
-  fi
-  echo "building ${missing[*]} into ${out} (first run on this machine: several minutes)"
-  mkdir -p "${out}"
-  local start=${SECONDS}
-  (cd "${REPO_ROOT_DIR}/third_party/${mod}" && GOFLAGS=-mod=mod go build -ldflags "${ldflags}" -o "${out}/" "${missing[@]}")
-  if [[ -x "${out}/v3" ]]; then mv "${out}/v3" "${out}/etcd"; fi
-  echo "built in $((SECONDS - start))s"
 }
 
 k8s_ldflags="-X k8s.io/component-base/version.gitVersion=${K8S_VERSION}"
 k8s_ldflags+=" -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=34"
 
-build etcd "${BIN_DIR}/etcd-${ETCD_VERSION}" "" go.etcd.io/etcd/server/v3
-build coredns "${BIN_DIR}/coredns-${COREDNS_VERSION}" "" github.com/coredns/coredns
+build etcd "${BIN_DIR}/etcd-${ETCD_VERSION}" "" etcd=go.etcd.io/etcd/server/v3
+build coredns "${BIN_DIR}/coredns-${COREDNS_VERSION}" "" coredns=github.com/coredns/coredns
 build kubernetes "${BIN_DIR}/kubernetes-${K8S_VERSION}" "${k8s_ldflags}" \
-  k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
+  kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver \
+  kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager
