@@ -27,10 +27,12 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 )
 
-type fakeCache map[string]struct {
+type cachedObject struct {
 	rv  string
 	uid types.UID
 }
+
+type fakeCache map[string]cachedObject
 
 func (f fakeCache) lookup(kind plan.Kind, name string) (string, types.UID, bool) {
 	o, ok := f[string(kind)+"/"+name]
@@ -53,34 +55,19 @@ func TestExpectations(t *testing.T) {
 	e.wrote(route, plan.Op{Verb: plan.Create, Kind: plan.KindService, Object: svc("a", "", "")})
 	e.wrote(route, plan.Op{Verb: plan.Update, Kind: plan.KindService, Object: svc("b", "5", "uid-b")})
 	e.wrote(route, plan.Op{Verb: plan.Delete, Kind: plan.KindService, Object: svc("c", "7", "uid-c")})
-	cache["Service/b"] = struct {
-		rv  string
-		uid types.UID
-	}{"5", "uid-b"}
-	cache["Service/c"] = struct {
-		rv  string
-		uid types.UID
-	}{"7", "uid-c"}
+	cache["Service/b"] = cachedObject{"5", "uid-b"}
+	cache["Service/c"] = cachedObject{"7", "uid-c"}
 
 	if e.satisfied(route, cache.lookup) {
 		t.Fatal("satisfied with a stale cache")
 	}
-	cache["Service/a"] = struct {
-		rv  string
-		uid types.UID
-	}{"1", "uid-a"}
-	cache["Service/b"] = struct {
-		rv  string
-		uid types.UID
-	}{"6", "uid-b"}
+	cache["Service/a"] = cachedObject{"1", "uid-a"}
+	cache["Service/b"] = cachedObject{"6", "uid-b"}
 	if e.satisfied(route, cache.lookup) {
 		t.Fatal("satisfied while the deleted Service is still cached")
 	}
 	// Recreated under the same name: a new UID is not the deleted object.
-	cache["Service/c"] = struct {
-		rv  string
-		uid types.UID
-	}{"9", "uid-c2"}
+	cache["Service/c"] = cachedObject{"9", "uid-c2"}
 	if !e.satisfied(route, cache.lookup) {
 		t.Fatal("not satisfied once the cache caught up")
 	}
