@@ -40,7 +40,6 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
-	"knative.dev/serving/pkg/reconciler/route/domains"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 	routenames "knative.dev/serving/pkg/reconciler/route/resources/names"
 
@@ -211,13 +210,9 @@ func (cl *cluster) actualFor(r *v1.Route, svcNames []string) plan.Actual {
 func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.RouteAddress) (plan.Input, []*resources.Addressing, error) {
 	ctx = routecfg.ToContext(ctx, cl.routeCfg)
 	tags := resources.TargetTags(r)
-	svcNames := make([]string, len(tags))
-	for i, tag := range tags {
-		n, err := domains.HostnameFromTemplate(ctx, r.Name, tag)
-		if err != nil {
-			return plan.Input{}, nil, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
-		}
-		svcNames[i] = n
+	svcNames, err := resources.ServiceNames(ctx, r, tags)
+	if err != nil {
+		return plan.Input{}, nil, err
 	}
 	actual := cl.actualFor(r, svcNames)
 	live := map[string]*corev1.Service{}

@@ -19,11 +19,8 @@ limitations under the License.
 package conformance
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -290,44 +287,18 @@ func externalNameServices(t *testing.T, ns string) int {
 	return n
 }
 
-// auditEvent is the part of an audit.k8s.io/v1 Event we read.
-type auditEvent struct {
-	Verb      string `json:"verb"`
-	UserAgent string `json:"userAgent"`
-	ObjectRef struct {
-		Resource  string `json:"resource"`
-		Namespace string `json:"namespace"`
-		Name      string `json:"name"`
-	} `json:"objectRef"`
-	ResponseStatus struct {
-		Code int `json:"code"`
-	} `json:"responseStatus"`
-	StageTimestamp time.Time `json:"stageTimestamp"`
-}
-
 // auditWrites returns the logged writes to Services, Endpoints and
-// EndpointSlices in namespaces accepted by nsFilter, since since.
-func auditWrites(t *testing.T, since time.Time, nsFilter func(string) bool) []auditEvent {
+// EndpointSlices in ns since since.
+func auditWrites(t *testing.T, since time.Time, ns string) []cluster.AuditEvent {
 	t.Helper()
-	f, err := os.Open(env.local.AuditLog)
+	ws, err := env.local.AuditWrites(since, ns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []auditEvent
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var e auditEvent
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.StageTimestamp.Before(since) || !nsFilter(e.ObjectRef.Namespace) {
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
+	return ws
 }
 
-func summarizeWrites(ws []auditEvent) string {
+func summarizeWrites(ws []cluster.AuditEvent) string {
 	counts := map[string]int{}
 	for _, w := range ws {
 		agent := w.UserAgent

@@ -107,7 +107,7 @@ func resourceOf(kind string) string {
 // controllerWrites are the controller's logged writes in ns since since.
 func controllerWrites(t *testing.T, since time.Time, ns string) []string {
 	var out []string
-	for _, w := range auditWrites(t, since, func(s string) bool { return s == ns }) {
+	for _, w := range auditWrites(t, since, ns) {
 		if strings.HasPrefix(w.UserAgent, "controller/") {
 			out = append(out, fmt.Sprintf("%s %s %s", w.Verb, w.ObjectRef.Resource, w.ObjectRef.Name))
 		}

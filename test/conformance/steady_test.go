@@ -100,7 +100,6 @@ func TestSteadyStateWrites(t *testing.T) {
 	const ip = "198.19.0.50"
 	gatewayService(t, gw, "gateway", ip, 80)
 	ns := namespace(t, "steady")
-	inNS := func(s string) bool { return s == ns }
 
 	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpointsAndSlices, config.ModeEndpoints, config.ModeExternalName} {
 		setMode(t, mode, config.FallbackEnabled)
@@ -113,7 +112,7 @@ func TestSteadyStateWrites(t *testing.T) {
 		start := time.Now()
 		restartController(t)
 		time.Sleep(10 * time.Second)
-		writes := auditWrites(t, start, inNS)
+		writes := auditWrites(t, start, ns)
 		t.Logf("%-18s forced resync of %d Routes (%d Services): %d writes (%.2f per Route) %s",
 			mode, n, 2*n, len(writes), float64(len(writes))/n, summarizeWrites(writes))
 		if mode.Managed() && len(writes) != 0 {

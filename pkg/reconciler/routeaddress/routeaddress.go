@@ -41,7 +41,6 @@ import (
 	"knative.dev/serving/pkg/apis/serving"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
-	"knative.dev/serving/pkg/reconciler/route/domains"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 	routenames "knative.dev/serving/pkg/reconciler/route/resources/names"
 
@@ -83,7 +82,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		return err
 	}
 	tags := resources.TargetTags(r)
-	names, err := serviceNames(ctx, r, tags)
+	names, err := resources.ServiceNames(ctx, r, tags)
 	if err != nil {
 		return err
 	}
@@ -192,20 +191,6 @@ func (c *Reconciler) actual(r *v1.Route, names []string) (plan.Actual, error) {
 		}
 	}
 	return a, nil
-}
-
-// serviceNames are the Service names of the tags, from upstream's tag
-// template, as upstream's constructors name them.
-func serviceNames(ctx context.Context, r *v1.Route, tags []string) ([]string, error) {
-	out := make([]string, len(tags))
-	for i, tag := range tags {
-		n, err := domains.HostnameFromTemplate(ctx, r.Name, tag)
-		if err != nil {
-			return nil, fmt.Errorf("failed to name the Service of tag %q: %w", tag, err)
-		}
-		out[i] = n
-	}
-	return out, nil
 }
 
 type warning struct{ reason, message string }

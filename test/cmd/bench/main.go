@@ -24,9 +24,7 @@ limitations under the License.
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -436,26 +434,11 @@ func (b *bench) shaped(ctx context.Context, mode config.Mode, ip string) (bool, 
 // writes counts the audit log's writes to Services, Endpoints and
 // EndpointSlices in the bench namespace since since.
 func (b *bench) writes(since time.Time) int {
-	f, err := os.Open(b.c.AuditLog)
+	ws, err := b.c.AuditWrites(since, ns)
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer f.Close()
-	n := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var e struct {
-			ObjectRef struct {
-				Namespace string `json:"namespace"`
-			} `json:"objectRef"`
-			StageTimestamp time.Time `json:"stageTimestamp"`
-		}
-		if json.Unmarshal(sc.Bytes(), &e) == nil && e.ObjectRef.Namespace == ns && !e.StageTimestamp.Before(since) {
-			n++
-		}
-	}
-	return n
+	return len(ws)
 }
 
 // floor times k Service creates from one client with the controller's

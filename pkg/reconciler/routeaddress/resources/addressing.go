@@ -32,6 +32,7 @@ import (
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/pkg/kmap"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
+	"knative.dev/serving/pkg/reconciler/route/domains"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
@@ -73,6 +74,21 @@ func TargetTags(r *v1.Route) []string {
 	}
 	sort.Strings(tags)
 	return tags
+}
+
+// ServiceNames are the Service names of tags, from upstream's tag template,
+// as upstream's constructors name them. ctx must carry the route
+// reconciler's configuration.
+func ServiceNames(ctx context.Context, r *v1.Route, tags []string) ([]string, error) {
+	out := make([]string, len(tags))
+	for i, tag := range tags {
+		n, err := domains.HostnameFromTemplate(ctx, r.Name, tag)
+		if err != nil {
+			return nil, fmt.Errorf("failed to name the Service of tag %q of Route %s/%s: %w", tag, r.Namespace, r.Name, err)
+		}
+		out[i] = n
+	}
+	return out, nil
 }
 
 // Addressing is what one of a Route's cluster-local names should be.

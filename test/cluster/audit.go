@@ -1,0 +1,60 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cluster
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"time"
+)
+
+// AuditEvent is the part of an audit.k8s.io/v1 Event the tests read: the
+// apiserver logs each write to Services, Endpoints and EndpointSlices once.
+type AuditEvent struct {
+	Verb      string `json:"verb"`
+	UserAgent string `json:"userAgent"`
+	ObjectRef struct {
+		Resource  string `json:"resource"`
+		Namespace string `json:"namespace"`
+		Name      string `json:"name"`
+	} `json:"objectRef"`
+	ResponseStatus struct {
+		Code int `json:"code"`
+	} `json:"responseStatus"`
+	StageTimestamp time.Time `json:"stageTimestamp"`
+}
+
+// AuditWrites returns the logged writes in namespace ns since since.
+func (c *Cluster) AuditWrites(since time.Time, ns string) ([]AuditEvent, error) {
+	f, err := os.Open(c.AuditLog)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []AuditEvent
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var e AuditEvent
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.StageTimestamp.Before(since) || e.ObjectRef.Namespace != ns {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, sc.Err()
+}
