@@ -210,9 +210,14 @@ func (cl *cluster) actualFor(r *v1.Route, svcNames []string) plan.Actual {
 func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.RouteAddress) (plan.Input, []*resources.Addressing, error) {
 	ctx = routecfg.ToContext(ctx, cl.routeCfg)
 	tags := resources.TargetTags(r)
-	svcNames, err := resources.ServiceNames(ctx, r, tags)
+	var build *resources.Placeholders // nothing to reuse: each Route is planned once
+	placeholders, err := build.Get(ctx, r, tags)
 	if err != nil {
 		return plan.Input{}, nil, err
+	}
+	svcNames := make([]string, len(placeholders))
+	for i, ph := range placeholders {
+		svcNames[i] = ph.Name
 	}
 	actual := cl.actualFor(r, svcNames)
 	live := map[string]*corev1.Service{}
@@ -225,12 +230,13 @@ func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.Rout
 	}
 	in := plan.Input{Owner: r, Actual: actual, Released: !cfg.Mode.Managed()}
 	var ads []*resources.Addressing
+	resolver := resources.NewResolver(cl.lister)
 	for i, tag := range tags {
 		isPrivate := false
 		if s := live[svcNames[i]]; s != nil {
 			isPrivate = routeresources.IsClusterLocalService(s)
 		}
-		a, err := resources.MakeAddressing(ctx, r, tag, ing, isPrivate, cfg, cl.lister)
+		a, err := resources.MakeAddressing(ctx, r, tag, placeholders[i], ing, isPrivate, cfg, resolver)
 		if err != nil {
 			return in, nil, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
 		}

@@ -33,12 +33,14 @@ import (
 	sliceinformer "knative.dev/pkg/client/injection/kube/informers/discovery/v1/endpointslice/filtered"
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/controller"
+	"knative.dev/pkg/kmeta"
 	"knative.dev/pkg/logging"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routeinformer "knative.dev/serving/pkg/client/injection/informers/serving/v1/route"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -67,6 +69,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		endpointsLister: endpointsInformer.Lister(),
 		sliceLister:     sliceInformer.Lister(),
 		expect:          newExpectations(),
+		placeholders:    resources.NewPlaceholders(),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := modeChangeResync(func() { impl.GlobalResync(routeInformer.Informer()) })
@@ -84,8 +87,11 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	routeInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		DeleteFunc: func(obj interface{}) {
 			impl.Tracker.OnDeletedObserver(obj)
-			if r, ok := obj.(*v1.Route); ok {
-				c.expect.forget(types.NamespacedName{Namespace: r.Namespace, Name: r.Name})
+			// A tombstone when the informer missed the delete.
+			if r, err := kmeta.DeletionHandlingAccessor(obj); err == nil {
+				key := types.NamespacedName{Namespace: r.GetNamespace(), Name: r.GetName()}
+				c.expect.forget(key)
+				c.placeholders.Forget(key)
 			}
 		},
 	})

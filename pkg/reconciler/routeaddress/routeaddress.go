@@ -62,6 +62,9 @@ type Reconciler struct {
 
 	// expect holds writes the informers have not shown yet.
 	expect *expectations
+	// placeholders holds upstream's placeholder Services of unchanged
+	// Routes, from which every desired Service takes its metadata.
+	placeholders *resources.Placeholders
 }
 
 // Check that our Reconciler implements routereconciler.Interface.
@@ -82,15 +85,15 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		return err
 	}
 	tags := resources.TargetTags(r)
-	names, err := resources.ServiceNames(ctx, r, tags)
+	placeholders, err := c.placeholders.Get(ctx, r, tags)
 	if err != nil {
 		return err
 	}
-	actual, err := c.actual(r, names)
+	actual, err := c.actual(r, placeholders)
 	if err != nil {
 		return err
 	}
-	in, warnings, err := c.desired(ctx, r, tags, names, ing, cfg, actual)
+	in, warnings, err := c.desired(ctx, r, tags, placeholders, ing, cfg, actual)
 	if err != nil {
 		return err
 	}
@@ -144,14 +147,17 @@ func (c *Reconciler) ingress(r *v1.Route) (*netv1alpha1.Ingress, error) {
 }
 
 // actual gathers the objects that carry the Route's label, and those with
-// a name the Route wants (which may belong to somebody else).
-func (c *Reconciler) actual(r *v1.Route, names []string) (plan.Actual, error) {
+// a name the Route wants (which may belong to somebody else): the names of
+// the placeholders.
+func (c *Reconciler) actual(r *v1.Route, placeholders []*corev1.Service) (plan.Actual, error) {
 	var a plan.Actual
 	sel := labels.SelectorFromSet(labels.Set{serving.RouteLabelKey: r.Name})
 	ns := r.Namespace
-	want := make(map[string]bool, len(names))
-	for _, n := range names {
-		want[n] = true
+	names := make([]string, len(placeholders))
+	want := make(map[string]bool, len(placeholders))
+	for i, ph := range placeholders {
+		names[i] = ph.Name
+		want[ph.Name] = true
 	}
 
 	svcs, err := c.serviceLister.Services(ns).List(sel)
@@ -196,7 +202,7 @@ func (c *Reconciler) actual(r *v1.Route, names []string) (plan.Actual, error) {
 type warning struct{ reason, message string }
 
 // desired builds the planner's input and the warnings to report.
-func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags, names []string, ing *netv1alpha1.Ingress,
+func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, placeholders []*corev1.Service, ing *netv1alpha1.Ingress,
 	cfg *config.RouteAddress, actual plan.Actual) (plan.Input, []warning, error) {
 	in := plan.Input{Owner: r, Actual: actual, Released: !cfg.Mode.Managed()}
 	live := make(map[string]*corev1.Service, len(actual.Services))
@@ -204,12 +210,14 @@ func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags, names []str
 		live[s.Name] = s
 	}
 	var warnings []warning
+	resolver := resources.NewResolver(c.serviceLister)
+	in.Targets = make([]plan.Target, 0, len(tags))
 	for i, tag := range tags {
 		isPrivate := false
-		if s := live[names[i]]; s != nil {
+		if s := live[placeholders[i].Name]; s != nil {
 			isPrivate = routeresources.IsClusterLocalService(s)
 		}
-		a, err := resources.MakeAddressing(ctx, r, tag, ing, isPrivate, cfg, c.serviceLister)
+		a, err := resources.MakeAddressing(ctx, r, tag, placeholders[i], ing, isPrivate, cfg, resolver)
 		if err != nil {
 			return in, nil, err
 		}

@@ -90,8 +90,12 @@ func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode c
 	ctx := rt.WithRouteConfig(context.Background())
 	out := map[string]*resources.Addressing{}
 	for _, tag := range resources.TargetTags(route) {
-		a, err := resources.MakeAddressing(ctx, route, tag, rt.Ingress(route, lb...), false,
-			&config.RouteAddress{Mode: mode, ExternalNameFallback: fb}, rt.ServiceLister(svcs...))
+		ph, err := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
+		if err != nil {
+			panic(err)
+		}
+		a, err := resources.MakeAddressing(ctx, route, tag, ph, rt.Ingress(route, lb...), false,
+			&config.RouteAddress{Mode: mode, ExternalNameFallback: fb}, resources.NewResolver(rt.ServiceLister(svcs...)))
 		if err != nil {
 			panic(err)
 		}

@@ -18,6 +18,7 @@ package config
 
 import (
 	"context"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -34,6 +35,10 @@ type cfgKey struct{}
 type Config struct {
 	// RouteAddress holds the route-address keys of config-network.
 	RouteAddress *RouteAddress
+	// Generation counts the configuration updates the Store has seen
+	// (ours and the route reconciler's) before this Config was loaded.
+	// What was derived from a Config of the same generation can be reused.
+	Generation uint64
 }
 
 // FromContext obtains the Config injected into the passed context.
@@ -65,22 +70,27 @@ func ToContext(ctx context.Context, c *Config) context.Context {
 type Store struct {
 	*configmap.UntypedStore
 	route *routecfg.Store
+	// generation is bumped after every ConfigMap either part stores.
+	generation atomic.Uint64
 }
 
 // NewStore creates a Store. onAfterStore callbacks run after a ConfigMap of
 // either part has been parsed and stored; the name tells which ConfigMap.
 func NewStore(ctx context.Context, onAfterStore ...func(name string, value interface{})) *Store {
-	return &Store{
-		UntypedStore: configmap.NewUntypedStore(
-			"routeaddress",
-			logging.FromContext(ctx),
-			configmap.Constructors{
-				netcfg.ConfigMapName: NewRouteAddressFromConfigMap,
-			},
-			onAfterStore...,
-		),
-		route: routecfg.NewStore(ctx, onAfterStore...),
-	}
+	s := &Store{}
+	// The generation moves after the value is stored, so a Config that
+	// carries a generation holds that generation's values or newer ones.
+	onAfterStore = append([]func(string, interface{}){func(string, interface{}) { s.generation.Add(1) }}, onAfterStore...)
+	s.UntypedStore = configmap.NewUntypedStore(
+		"routeaddress",
+		logging.FromContext(ctx),
+		configmap.Constructors{
+			netcfg.ConfigMapName: NewRouteAddressFromConfigMap,
+		},
+		onAfterStore...,
+	)
+	s.route = routecfg.NewStore(ctx, onAfterStore...)
+	return s
 }
 
 // WatchConfigs registers both parts of the store with the watcher.
@@ -101,12 +111,15 @@ func (s *Store) OnConfigChanged(cm *corev1.ConfigMap) {
 // ToContext stores both the route reconciler's configuration and ours in
 // the passed context.
 func (s *Store) ToContext(ctx context.Context) context.Context {
-	return ToContext(s.route.ToContext(ctx), s.Load())
+	// Load first: the route configuration loaded after it is at least as
+	// new as the generation it records.
+	c := s.Load()
+	return ToContext(s.route.ToContext(ctx), c)
 }
 
 // Load returns the current Config.
 func (s *Store) Load() *Config {
-	c := &Config{}
+	c := &Config{Generation: s.generation.Load()}
 	if ra, ok := s.UntypedLoad(netcfg.ConfigMapName).(*RouteAddress); ok {
 		c.RouteAddress = ra.DeepCopy()
 	}

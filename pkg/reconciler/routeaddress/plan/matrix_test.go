@@ -74,6 +74,9 @@ type env struct {
 	route *v1.Route
 	ing   *netv1alpha1.Ingress
 	cfg   config.RouteAddress
+	// placeholders is nil (build upstream's placeholders every time) but
+	// in benchmarks that measure the reconciler's cache.
+	placeholders *resources.Placeholders
 }
 
 func newEnv(l lb, mode config.Mode, fb config.Fallback) env {
@@ -91,8 +94,14 @@ var tags = []string{"", Tag}
 // input builds the planner's input the way the reconciler does.
 func (e env) input(a plan.Actual) (plan.Input, error) {
 	in := plan.Input{Owner: e.route, Actual: a, Released: !e.cfg.Mode.Managed()}
-	for _, tag := range tags {
-		ad, err := resources.MakeAddressing(e.ctx, e.route, tag, e.ing, false, &e.cfg, gatewayLister)
+	phs, err := e.placeholders.Get(e.ctx, e.route, tags)
+	if err != nil {
+		return in, err
+	}
+	resolver := resources.NewResolver(gatewayLister)
+	in.Targets = make([]plan.Target, 0, len(tags))
+	for i, tag := range tags {
+		ad, err := resources.MakeAddressing(e.ctx, e.route, tag, phs[i], e.ing, false, &e.cfg, resolver)
 		if err != nil {
 			return in, err
 		}

@@ -40,16 +40,14 @@ func Make(in Input) Plan {
 	}
 	slices.SortFunc(sorted, func(a, b *Target) int { return cmp.Compare(a.Name, b.Name) })
 
-	desired := make(map[string]bool, len(targets))
 	for _, t := range sorted {
-		desired[t.Name] = true
 		if p.released {
 			p.release(t)
 		} else {
 			p.target(t)
 		}
 	}
-	p.orphans(desired)
+	p.orphans(sorted)
 
 	ops := make([]Op, 0, len(p.prepareOps)+len(p.serviceOps)+len(p.afterOps)+len(p.cleanupOps))
 	ops = append(ops, p.prepareOps...)
@@ -66,10 +64,13 @@ type planner struct {
 	owner    metav1.Object
 	released bool
 
-	services  map[string]*corev1.Service
-	endpoints map[string]*corev1.Endpoints
-	// slices of ours, by the name of the Service they serve.
-	slices map[string][]*discoveryv1.EndpointSlice
+	// The actual objects. A Route has a handful, so they are searched
+	// rather than indexed; of two with one name, the later counts.
+	services  []*corev1.Service
+	endpoints []*corev1.Endpoints
+	// slices are ours, sorted by the name of the Service they serve, then
+	// by name.
+	slices []*discoveryv1.EndpointSlice
 
 	// The phases, in the order they are sent:
 	// prepare: endpoints for Services that stay (before ExternalName turns headless);
@@ -81,25 +82,46 @@ type planner struct {
 }
 
 func (p *planner) index(a Actual) {
-	p.services = make(map[string]*corev1.Service, len(a.Services))
-	for _, s := range a.Services {
-		p.services[s.Name] = s
-	}
-	p.endpoints = make(map[string]*corev1.Endpoints, len(a.Endpoints))
-	for _, e := range a.Endpoints {
-		p.endpoints[e.Name] = e
-	}
-	p.slices = make(map[string][]*discoveryv1.EndpointSlice, len(a.Slices))
+	p.services, p.endpoints = a.Services, a.Endpoints
 	for _, s := range a.Slices {
-		if s.Labels[discoveryv1.LabelManagedBy] != names.ManagedBy {
-			continue
+		if s.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy {
+			p.slices = append(p.slices, s)
 		}
-		svc := s.Labels[discoveryv1.LabelServiceName]
-		p.slices[svc] = append(p.slices[svc], s)
 	}
-	for _, ss := range p.slices {
-		slices.SortFunc(ss, func(a, b *discoveryv1.EndpointSlice) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(p.slices, func(a, b *discoveryv1.EndpointSlice) int {
+		return cmp.Or(cmp.Compare(a.Labels[discoveryv1.LabelServiceName], b.Labels[discoveryv1.LabelServiceName]), cmp.Compare(a.Name, b.Name))
+	})
+}
+
+func (p *planner) service(name string) *corev1.Service {
+	for i := len(p.services) - 1; i >= 0; i-- {
+		if p.services[i].Name == name {
+			return p.services[i]
+		}
 	}
+	return nil
+}
+
+func (p *planner) endpointsOf(name string) *corev1.Endpoints {
+	for i := len(p.endpoints) - 1; i >= 0; i-- {
+		if p.endpoints[i].Name == name {
+			return p.endpoints[i]
+		}
+	}
+	return nil
+}
+
+// slicesOf returns our slices of the Service name, sorted by name.
+func (p *planner) slicesOf(name string) []*discoveryv1.EndpointSlice {
+	start := slices.IndexFunc(p.slices, func(s *discoveryv1.EndpointSlice) bool { return s.Labels[discoveryv1.LabelServiceName] == name })
+	if start < 0 {
+		return nil
+	}
+	end := start + 1
+	for end < len(p.slices) && p.slices[end].Labels[discoveryv1.LabelServiceName] == name {
+		end++
+	}
+	return p.slices[start:end:end]
 }
 
 func (p *planner) controlled(o metav1.Object) bool {
@@ -108,7 +130,7 @@ func (p *planner) controlled(o metav1.Object) bool {
 
 // target plans one name in a mode where we own the Service.
 func (p *planner) target(t *Target) {
-	svc, ep, ss := p.services[t.Name], p.endpoints[t.Name], p.slices[t.Name]
+	svc, ep, ss := p.service(t.Name), p.endpointsOf(t.Name), p.slicesOf(t.Name)
 
 	// Anything with this name that the Route does not control blocks the
 	// whole name: writing around it would serve addresses through, or next
@@ -192,7 +214,7 @@ func (p *planner) target(t *Target) {
 // our placeholder: upstream would never reshape it, so it is deleted and
 // upstream creates its own.
 func (p *planner) release(t *Target) {
-	svc, ep := p.services[t.Name], p.endpoints[t.Name]
+	svc, ep := p.service(t.Name), p.endpointsOf(t.Name)
 	if svc != nil && !p.controlled(svc) {
 		return
 	}
@@ -219,7 +241,7 @@ func (p *planner) release(t *Target) {
 	if !handedOver {
 		return
 	}
-	for _, s := range p.slices[t.Name] {
+	for _, s := range p.slicesOf(t.Name) {
 		if p.controlled(s) {
 			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "released to upstream"})
 		}
@@ -229,11 +251,14 @@ func (p *planner) release(t *Target) {
 // orphans deletes what the Route controls under names it no longer wants.
 // With every target released, orphan Services and Endpoints are upstream's
 // to delete; our EndpointSlices are always ours.
-func (p *planner) orphans(desired map[string]bool) {
+func (p *planner) orphans(targets []*Target) {
+	desired := func(name string) bool {
+		return slices.ContainsFunc(targets, func(t *Target) bool { return t.Name == name })
+	}
 	managed := !p.released
 	var svcs []*corev1.Service
-	for n, s := range p.services {
-		if !desired[n] && p.controlled(s) {
+	for _, s := range p.services {
+		if !desired(s.Name) && p.controlled(s) && p.service(s.Name) == s {
 			svcs = append(svcs, s)
 		}
 	}
@@ -245,8 +270,9 @@ func (p *planner) orphans(desired map[string]bool) {
 	}
 
 	var eps []*corev1.Endpoints
-	for n, e := range p.endpoints {
-		if !desired[n] && p.controlled(e) && (managed || e.Labels[discoveryv1.LabelSkipMirror] != "" && p.services[n] == nil) {
+	for _, e := range p.endpoints {
+		if !desired(e.Name) && p.controlled(e) && p.endpointsOf(e.Name) == e &&
+			(managed || e.Labels[discoveryv1.LabelSkipMirror] != "" && p.service(e.Name) == nil) {
 			eps = append(eps, e)
 		}
 	}
@@ -256,14 +282,9 @@ func (p *planner) orphans(desired map[string]bool) {
 	}
 
 	var ss []*discoveryv1.EndpointSlice
-	for n, group := range p.slices {
-		if desired[n] {
-			continue
-		}
-		for _, s := range group {
-			if p.controlled(s) {
-				ss = append(ss, s)
-			}
+	for _, s := range p.slices {
+		if !desired(s.Labels[discoveryv1.LabelServiceName]) && p.controlled(s) {
+			ss = append(ss, s)
 		}
 	}
 	slices.SortFunc(ss, func(a, b *discoveryv1.EndpointSlice) int { return cmp.Compare(a.Name, b.Name) })

@@ -25,14 +25,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	corev1listers "k8s.io/client-go/listers/core/v1"
-	"k8s.io/utils/ptr"
 
 	netapi "knative.dev/networking/pkg/apis/networking"
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/pkg/kmap"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
-	"knative.dev/serving/pkg/reconciler/route/domains"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
@@ -76,21 +73,6 @@ func TargetTags(r *v1.Route) []string {
 	return tags
 }
 
-// ServiceNames are the Service names of tags, from upstream's tag template,
-// as upstream's constructors name them. ctx must carry the route
-// reconciler's configuration.
-func ServiceNames(ctx context.Context, r *v1.Route, tags []string) ([]string, error) {
-	out := make([]string, len(tags))
-	for i, tag := range tags {
-		n, err := domains.HostnameFromTemplate(ctx, r.Name, tag)
-		if err != nil {
-			return nil, fmt.Errorf("failed to name the Service of tag %q of Route %s/%s: %w", tag, r.Namespace, r.Name, err)
-		}
-		out[i] = n
-	}
-	return out, nil
-}
-
 // Addressing is what one of a Route's cluster-local names should be.
 type Addressing struct {
 	plan.Target
@@ -103,17 +85,15 @@ type Addressing struct {
 }
 
 // MakeAddressing builds what the Service named for route and tag should be,
-// given the Route's KIngress (nil when it does not exist yet), whether the
+// given upstream's placeholder Service for that tag (see Placeholders), the
+// Route's KIngress (nil when it does not exist yet), whether the
 // Service is cluster local (upstream reads that off the live Service's
-// visibility label), the route-address configuration and a Service lister to
-// resolve DomainInternal. ctx must carry the route reconciler's
+// visibility label), the route-address configuration and a Resolver for
+// the load balancer. ctx must carry the route reconciler's
 // configuration (domain and network), as for upstream's constructors.
-func MakeAddressing(ctx context.Context, route *v1.Route, tag string, ing *netv1alpha1.Ingress, isPrivate bool,
-	cfg *config.RouteAddress, services corev1listers.ServiceLister) (*Addressing, error) {
-	placeholder, err := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
-	if err != nil {
-		return nil, fmt.Errorf("failed to construct placeholder Service for tag %q: %w", tag, err)
-	}
+func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholder *corev1.Service, ing *netv1alpha1.Ingress,
+	isPrivate bool, cfg *config.RouteAddress, resolver *Resolver) (*Addressing, error) {
+	var err error
 	a := &Addressing{Target: plan.Target{Name: placeholder.Name}, Tag: tag}
 
 	lb := LoadBalancer(ing, isPrivate)
@@ -127,17 +107,21 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, ing *netv1
 		return a, nil
 	}
 
-	a.Resolution = Resolve(lb, services)
+	a.Resolution = resolver.Resolve(lb)
 	res := &a.Resolution
 	switch {
 	case len(res.Addresses) > 0:
 		a.Shape = ShapeHeadless
 		a.Service = headless(placeholder)
+		ips := make([]string, len(res.Addresses))
+		for i, addr := range res.Addresses {
+			ips[i] = addr.String()
+		}
 		if cfg.Mode.WritesEndpoints() {
-			a.Endpoints = makeEndpoints(a.Service, res.Addresses, res.Port, cfg.Mode.WritesEndpointSlices())
+			a.Endpoints = makeEndpoints(a.Service, ips, res.Port, cfg.Mode.WritesEndpointSlices())
 		}
 		if cfg.Mode.WritesEndpointSlices() {
-			a.Slices = makeSlices(a.Service, res.Addresses, res.Port)
+			a.Slices = makeSlices(a.Service, res.Addresses, ips, res.Port)
 		}
 	case res.MeshOnly:
 		a.Shape = ShapeMesh
@@ -190,15 +174,16 @@ func headless(placeholder *corev1.Service) *corev1.Service {
 
 // makeEndpoints is upstream's Endpoints for an IP load balancer, with every
 // address, the resolved port and, when our own slices exist too, the label
-// that keeps the mirroring controller from copying it.
-func makeEndpoints(svc *corev1.Service, addrs []netip.Addr, port int32, skipMirror bool) *corev1.Endpoints {
+// that keeps the mirroring controller from copying it. ips are the
+// addresses' strings.
+func makeEndpoints(svc *corev1.Service, ips []string, port int32, skipMirror bool) *corev1.Endpoints {
 	meta := svc.ObjectMeta
 	if skipMirror {
 		meta.Labels = kmap.Union(svc.Labels, map[string]string{discoveryv1.LabelSkipMirror: "true"})
 	}
-	addresses := make([]corev1.EndpointAddress, len(addrs))
-	for i, a := range addrs {
-		addresses[i].IP = a.String()
+	addresses := make([]corev1.EndpointAddress, len(ips))
+	for i, ip := range ips {
+		addresses[i].IP = ip
 	}
 	return &corev1.Endpoints{
 		ObjectMeta: meta,
@@ -213,32 +198,43 @@ func makeEndpoints(svc *corev1.Service, addrs []netip.Addr, port int32, skipMirr
 	}
 }
 
-// makeSlices makes one ready EndpointSlice per address family.
-func makeSlices(svc *corev1.Service, addrs []netip.Addr, port int32) []*discoveryv1.EndpointSlice {
-	v4, v6 := families(addrs)
-	out := make([]*discoveryv1.EndpointSlice, 0, 2)
+// sliceFields holds what every endpoint and port of a Service's slices
+// points at, so that they take one allocation rather than one each.
+type sliceFields struct {
+	portName string
+	port     int32
+	protocol corev1.Protocol
+	ready    bool
+}
+
+// makeSlices makes one ready EndpointSlice per address family, IPv4 first.
+// addrs are sorted (IPv4 before IPv6) and ips are their strings.
+func makeSlices(svc *corev1.Service, addrs []netip.Addr, ips []string, port int32) []*discoveryv1.EndpointSlice {
+	split := sort.Search(len(addrs), func(i int) bool { return !addrs[i].Is4() })
+	f := &sliceFields{portName: netapi.ServicePortNameH2C, port: port, protocol: corev1.ProtocolTCP, ready: true}
 	labels := kmap.Union(svc.Labels, map[string]string{
 		discoveryv1.LabelServiceName: svc.Name,
 		discoveryv1.LabelManagedBy:   names.ManagedBy,
 	})
 	ports := []discoveryv1.EndpointPort{{
-		Name:        ptr.To(netapi.ServicePortNameH2C),
-		Port:        ptr.To(port),
-		Protocol:    ptr.To(corev1.ProtocolTCP),
+		Name:        &f.portName,
+		Port:        &f.port,
+		Protocol:    &f.protocol,
 		AppProtocol: &netapi.AppProtocolH2C,
 	}}
+	out := make([]*discoveryv1.EndpointSlice, 0, 2)
 	for _, fam := range []struct {
-		t     discoveryv1.AddressType
-		addrs []netip.Addr
-	}{{discoveryv1.AddressTypeIPv4, v4}, {discoveryv1.AddressTypeIPv6, v6}} {
-		if len(fam.addrs) == 0 {
+		t   discoveryv1.AddressType
+		ips []string
+	}{{discoveryv1.AddressTypeIPv4, ips[:split]}, {discoveryv1.AddressTypeIPv6, ips[split:]}} {
+		if len(fam.ips) == 0 {
 			continue
 		}
-		eps := make([]discoveryv1.Endpoint, len(fam.addrs))
-		for i, a := range fam.addrs {
+		eps := make([]discoveryv1.Endpoint, len(fam.ips))
+		for i := range fam.ips {
 			eps[i] = discoveryv1.Endpoint{
-				Addresses:  []string{a.String()},
-				Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+				Addresses:  fam.ips[i : i+1 : i+1],
+				Conditions: discoveryv1.EndpointConditions{Ready: &f.ready},
 			}
 		}
 		out = append(out, &discoveryv1.EndpointSlice{

@@ -32,6 +32,7 @@ import (
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/pkg/kmeta"
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
@@ -279,7 +280,7 @@ func TestMakeAddressingMatrix(t *testing.T) {
 					cfg := config.RouteAddress{Mode: mode, ExternalNameFallback: fb}
 					t.Run(fmt.Sprintf("%s/%s/fallback=%s/tag=%q", c.name, mode, fb, tag), func(t *testing.T) {
 						ing, svcs := c.inputs()
-						got, err := MakeAddressing(ctx, route, tag, ing, false, &cfg, ServiceLister(svcs...))
+						got, err := MakeAddressing(ctx, route, tag, placeholder(t, ctx, route, tag), ing, false, &cfg, NewResolver(ServiceLister(svcs...)))
 						if err != nil {
 							t.Fatal("MakeAddressing() =", err)
 						}
@@ -316,8 +317,8 @@ func TestMakeAddressingGolden(t *testing.T) {
 	ctx := WithRouteConfig(context.Background())
 	route := Route(true)
 	ing := Ingress(route, IP("10.0.0.7"), IP("fd00::7"))
-	got, err := MakeAddressing(ctx, route, Tag, ing, false,
-		&config.RouteAddress{Mode: config.ModeEndpointsAndSlices, ExternalNameFallback: config.FallbackEnabled}, ServiceLister())
+	got, err := MakeAddressing(ctx, route, Tag, placeholder(t, ctx, route, Tag), ing, false,
+		&config.RouteAddress{Mode: config.ModeEndpointsAndSlices, ExternalNameFallback: config.FallbackEnabled}, NewResolver(ServiceLister()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,8 +408,8 @@ func TestParityWithUpstream(t *testing.T) {
 				if err != nil {
 					t.Fatal("upstream MakeK8sService() =", err)
 				}
-				got, err := MakeAddressing(ctx, route, tag, ing, false,
-					&config.RouteAddress{Mode: tc.mode, ExternalNameFallback: config.FallbackEnabled}, ServiceLister(tc.svcs...))
+				got, err := MakeAddressing(ctx, route, tag, placeholder(t, ctx, route, tag), ing, false,
+					&config.RouteAddress{Mode: tc.mode, ExternalNameFallback: config.FallbackEnabled}, NewResolver(ServiceLister(tc.svcs...)))
 				if err != nil {
 					t.Fatal("MakeAddressing() =", err)
 				}
@@ -480,4 +481,14 @@ func TestProblemMessagesNameTheObject(t *testing.T) {
 	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].String(), GatewayNamespace+"/"+GatewayName) {
 		t.Errorf("problems = %v, want one naming %s/%s", r.Problems, GatewayNamespace, GatewayName)
 	}
+}
+
+// placeholder is upstream's placeholder Service for route and tag.
+func placeholder(t *testing.T, ctx context.Context, route *v1.Route, tag string) *corev1.Service {
+	t.Helper()
+	ph, err := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
+	if err != nil {
+		t.Fatal("MakeK8sPlaceholderService() =", err)
+	}
+	return ph
 }

@@ -111,6 +111,32 @@ func LoadBalancer(ing *netv1alpha1.Ingress, isPrivate bool) *netv1alpha1.LoadBal
 	return lb
 }
 
+// Resolver resolves load balancers with a Service lister. It remembers its
+// last answer: a Route's names almost always share one load balancer, so
+// one Resolver per reconcile resolves it once. The Resolutions it returns
+// are shared and must not be modified.
+type Resolver struct {
+	services corev1listers.ServiceLister
+	last     *netv1alpha1.LoadBalancerStatus
+	res      Resolution
+}
+
+// NewResolver returns a Resolver that looks Services up in services.
+func NewResolver(services corev1listers.ServiceLister) *Resolver {
+	return &Resolver{services: services}
+}
+
+// Resolve is Resolve(lb, services), remembered for the same lb.
+func (r *Resolver) Resolve(lb *netv1alpha1.LoadBalancerStatus) Resolution {
+	if lb == nil {
+		return Resolution{}
+	}
+	if lb != r.last {
+		r.last, r.res = lb, Resolve(lb, r.services)
+	}
+	return r.res
+}
+
 // Resolve turns every entry of lb into addresses. Within one entry,
 // upstream's priority holds: IP, then DomainInternal (the ClusterIPs of the
 // Service it names), then Domain (unresolvable), then MeshOnly.
@@ -127,7 +153,9 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 		}
 
 		var (
-			addrs []netip.Addr
+			// addrs are appended to r.Addresses, and dropped again from
+			// there if the entry is left out.
+			addrs = r.Addresses
 			port  int32
 			prob  *Problem
 		)
@@ -138,12 +166,15 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 				prob = &Problem{ReasonInvalidIP, fmt.Sprintf("load balancer IP %q is not an IP address", e.IP)}
 				break
 			}
-			addrs, port = []netip.Addr{a.Unmap()}, netapi.ServiceHTTPPort
+			addrs, port = append(addrs, a.Unmap()), netapi.ServiceHTTPPort
 		case e.DomainInternal != "":
-			var ref *types.NamespacedName
-			addrs, port, ref, prob = resolveDomainInternal(e.DomainInternal, services)
-			if ref != nil {
-				r.Referenced = append(r.Referenced, *ref)
+			var (
+				ref        types.NamespacedName
+				referenced bool
+			)
+			addrs, port, ref, referenced, prob = resolveDomainInternal(addrs, e.DomainInternal, services)
+			if referenced {
+				r.Referenced = append(r.Referenced, ref)
 			}
 		case e.Domain != "":
 			prob = &Problem{ReasonExternalDomain, fmt.Sprintf("load balancer domain %q is outside the cluster", e.Domain)}
@@ -165,7 +196,7 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 			continue
 		}
 		r.Port, portSet = port, true
-		r.Addresses = append(r.Addresses, addrs...)
+		r.Addresses = addrs
 	}
 	if len(r.Addresses) > 0 {
 		r.MeshOnly = false
@@ -176,46 +207,51 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 }
 
 // resolveDomainInternal resolves <service>.<namespace>.svc.<cluster-domain>
-// to the ClusterIPs of that Service and the port to use on them.
-func resolveDomainInternal(domain string, services corev1listers.ServiceLister) ([]netip.Addr, int32, *types.NamespacedName, *Problem) {
+// to the ClusterIPs of that Service, appended to addrs, and the port to use
+// on them. ref is the Service named, when the domain names one.
+func resolveDomainInternal(addrs []netip.Addr, domain string, services corev1listers.ServiceLister) (
+	_ []netip.Addr, port int32, ref types.NamespacedName, referenced bool, _ *Problem) {
 	name, ns, ok := splitServiceDomain(domain)
 	if !ok {
-		return nil, 0, nil, &Problem{ReasonNotClusterService, fmt.Sprintf(
+		return addrs, 0, ref, false, &Problem{ReasonNotClusterService, fmt.Sprintf(
 			"load balancer DomainInternal %q is not of the form <service>.<namespace>.svc.%s", domain, network.GetClusterDomainName())}
 	}
-	ref := &types.NamespacedName{Namespace: ns, Name: name}
+	ref = types.NamespacedName{Namespace: ns, Name: name}
+	problem := func(reason Reason, format string, args ...any) ([]netip.Addr, int32, types.NamespacedName, bool, *Problem) {
+		return addrs, 0, ref, true, &Problem{reason, fmt.Sprintf(format, args...)}
+	}
 	svc, err := services.Services(ns).Get(name)
-	if apierrs.IsNotFound(err) {
-		return nil, 0, ref, &Problem{ReasonServiceNotFound, fmt.Sprintf("Service %s named by load balancer DomainInternal %q does not exist", ref, domain)}
-	} else if err != nil {
-		return nil, 0, ref, &Problem{ReasonServiceLookupFailed, fmt.Sprintf("failed to get Service %s: %v", ref, err)}
+	if err != nil {
+		if apierrs.IsNotFound(err) {
+			return problem(ReasonServiceNotFound, "Service %s named by load balancer DomainInternal %q does not exist", ref, domain)
+		}
+		return problem(ReasonServiceLookupFailed, "failed to get Service %s: %v", ref, err)
 	}
 	switch {
 	case svc.Spec.Type == corev1.ServiceTypeExternalName:
-		return nil, 0, ref, &Problem{ReasonServiceExternalName, fmt.Sprintf("Service %s named by load balancer DomainInternal %q is of type ExternalName", ref, domain)}
+		return problem(ReasonServiceExternalName, "Service %s named by load balancer DomainInternal %q is of type ExternalName", ref, domain)
 	case svc.Spec.ClusterIP == corev1.ClusterIPNone:
-		return nil, 0, ref, &Problem{ReasonServiceHeadless, fmt.Sprintf("Service %s named by load balancer DomainInternal %q is headless", ref, domain)}
+		return problem(ReasonServiceHeadless, "Service %s named by load balancer DomainInternal %q is headless", ref, domain)
 	}
 	ips := svc.Spec.ClusterIPs
 	if len(ips) == 0 && svc.Spec.ClusterIP != "" {
 		ips = []string{svc.Spec.ClusterIP}
 	}
-	addrs := make([]netip.Addr, 0, len(ips))
+	found := addrs
 	for _, ip := range ips {
 		if a, err := netip.ParseAddr(ip); err == nil {
-			addrs = append(addrs, a.Unmap())
+			found = append(found, a.Unmap())
 		}
 	}
-	if len(addrs) == 0 {
-		return nil, 0, ref, &Problem{ReasonNoClusterIP, fmt.Sprintf("Service %s named by load balancer DomainInternal %q has no cluster IP", ref, domain)}
+	if len(found) == len(addrs) {
+		return problem(ReasonNoClusterIP, "Service %s named by load balancer DomainInternal %q has no cluster IP", ref, domain)
 	}
-	port, ok := servicePort(svc)
+	port, ok = servicePort(svc)
 	if !ok {
-		return nil, 0, ref, &Problem{ReasonNoPort, fmt.Sprintf(
-			"Service %s named by load balancer DomainInternal %q has neither port %d nor a port named %q or %q",
-			ref, domain, netapi.ServiceHTTPPort, netapi.ServicePortNameH2C, netapi.ServicePortNameHTTP1)}
+		return problem(ReasonNoPort, "Service %s named by load balancer DomainInternal %q has neither port %d nor a port named %q or %q",
+			ref, domain, netapi.ServiceHTTPPort, netapi.ServicePortNameH2C, netapi.ServicePortNameHTTP1)
 	}
-	return addrs, port, ref, nil
+	return found, port, ref, true, nil
 }
 
 // servicePort picks port 80, else the port named http2, else the one named
@@ -256,16 +292,4 @@ func splitServiceDomain(domain string) (name, namespace string, ok bool) {
 		return "", "", false
 	}
 	return name, namespace, true
-}
-
-// families splits addresses by family, IPv4 first.
-func families(addrs []netip.Addr) (v4, v6 []netip.Addr) {
-	for _, a := range addrs {
-		if a.Is4() {
-			v4 = append(v4, a)
-		} else {
-			v6 = append(v6, a)
-		}
-	}
-	return v4, v6
 }
