@@ -267,17 +267,18 @@ func warn(a *resources.Addressing, cfg *config.RouteAddress) (warning, bool) {
 }
 
 // execute sends the operations in order and stops at the first error, so
-// that the work queue retries the whole plan with backoff. What was done is
-// reported in one Normal event per verb (Created, Updated, Deleted) rather
-// than one per object: events share the client's rate limit with the
-// writes.
+// that the work queue retries the whole plan with backoff. Creations and
+// deletions are reported in one Normal event per verb (Created, Deleted)
+// rather than one per object; updates are logged only, as upstream's route
+// reconciler does. Events share the client's rate limit with the writes,
+// and every change of the gateway's addresses updates every Route.
 func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) error {
 	logger := logging.FromContext(ctx)
 	recorder := controller.GetEventRecorder(ctx)
 	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
 	done := map[plan.Verb][]string{}
 	defer func() {
-		for _, v := range []plan.Verb{plan.Create, plan.Update, plan.Delete} {
+		for _, v := range []plan.Verb{plan.Create, plan.Delete} {
 			if len(done[v]) > 0 {
 				recorder.Eventf(r, corev1.EventTypeNormal, pastTense[v], "%s %s", pastTense[v], strings.Join(done[v], ", "))
 			}
@@ -303,7 +304,7 @@ func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) er
 }
 
 var (
-	pastTense    = map[plan.Verb]string{plan.Create: "Created", plan.Update: "Updated", plan.Delete: "Deleted"}
+	pastTense    = map[plan.Verb]string{plan.Create: "Created", plan.Delete: "Deleted"}
 	failedReason = map[plan.Verb]string{plan.Create: "CreationFailed", plan.Update: "UpdateFailed", plan.Delete: "DeleteFailed"}
 )
 

@@ -180,8 +180,6 @@ func done(reason string, objs ...string) string {
 
 func created(kind plan.Kind, name string) string { return done("Created", obj(kind, name)) }
 
-func updated(kind plan.Kind, name string) string { return done("Updated", obj(kind, name)) }
-
 func deleted(kind plan.Kind, name string) string { return done("Deleted", obj(kind, name)) }
 
 var (
@@ -299,10 +297,7 @@ func TestReconcile(t *testing.T) {
 			updateOf(withUID(d(lbIP2, eps, on)[h].Endpoints)),
 			updateOf(withUID(liveOne(d(lbIP2, eps, on)[h].Slices[0]))),
 		},
-		WantEvents: []string{
-			done("Updated", obj(plan.KindEndpoints, tg), obj(plan.KindEndpointSlice, tg+"-ipv4"),
-				obj(plan.KindEndpoints, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
-		},
+		// Updates are logged, not evented.
 	}, TableRow{
 		Name:    "update: a new tag gets its Service and slices",
 		Key:     key,
@@ -445,7 +440,7 @@ func TestReconcile(t *testing.T) {
 		Objects:     base(untagged, lbInternal, live(upstreamObjects(untagged, lbInternal)...)...),
 		WantCreates: []runtime.Object{intSlices[h].Slices[0]},
 		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(upstreamObjects(untagged, lbInternal)[0].(*corev1.Service)), intSlices[h].Service))},
-		WantEvents:  []string{created(plan.KindEndpointSlice, h+"-ipv4"), updated(plan.KindService, h)},
+		WantEvents:  []string{created(plan.KindEndpointSlice, h+"-ipv4")},
 	}, TableRow{
 		Name:    "switch EndpointSlices → ExternalName: nothing until upstream has reshaped the Service",
 		Key:     key,
@@ -467,7 +462,7 @@ func TestReconcile(t *testing.T) {
 		WantUpdates: []clientgotesting.UpdateActionImpl{
 			updateOf(withUID(withLabel(desired(untagged, lbIP, ep, on)[h].Endpoints.DeepCopy(), discoveryv1.LabelSkipMirror, "true"))),
 		},
-		WantEvents: []string{created(plan.KindEndpointSlice, h+"-ipv4"), updated(plan.KindEndpoints, h)},
+		WantEvents: []string{created(plan.KindEndpointSlice, h+"-ipv4")},
 	}, TableRow{
 		Name:    "switch EndpointsAndSlices → Endpoints: skip-mirror label off, slices deleted last",
 		Key:     key,
@@ -477,7 +472,7 @@ func TestReconcile(t *testing.T) {
 			updateOf(withUID(desired(untagged, lbIP, ep, on)[h].Endpoints)),
 		},
 		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
-		WantEvents:  []string{updated(plan.KindEndpoints, h), deleted(plan.KindEndpointSlice, h+"-ipv4")},
+		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
 	}, TableRow{
 		Name:    "switch EndpointsAndSlices → ExternalName with an IP: the label comes off for upstream",
 		Key:     key,
@@ -486,7 +481,6 @@ func TestReconcile(t *testing.T) {
 		WantUpdates: []clientgotesting.UpdateActionImpl{
 			updateOf(withUID(liveOne(desired(untagged, lbIP, ep, on)[h].Endpoints))),
 		},
-		WantEvents: []string{updated(plan.KindEndpoints, h)},
 	}, TableRow{
 		Name:        "switch EndpointSlices → Endpoints: Endpoints first, slices deleted last",
 		Key:         key,
@@ -505,7 +499,6 @@ func TestReconcile(t *testing.T) {
 			moved := desired(untagged, lbInternal, es, on, gateway("10.96.200.20"))
 			table[i].Objects = append([]runtime.Object{untagged, rt.Ingress(untagged, lbInternal...), gateway("10.96.200.20")}, live(objects(old)...)...)
 			table[i].WantUpdates = []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(moved[h].Slices[0])))}
-			table[i].WantEvents = []string{updated(plan.KindEndpointSlice, h+"-ipv4")}
 		}
 	}
 
