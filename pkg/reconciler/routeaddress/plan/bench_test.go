@@ -86,3 +86,32 @@ func BenchmarkRouteCreate(b *testing.B) {
 		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) { benchmarkRoute(b, mode, lbInternal, false, false) })
 	}
 }
+
+// BenchmarkPlanOnly is plan.Make alone against converged objects, the
+// desired objects built once: what the planner costs of
+// BenchmarkRouteSteady.
+func BenchmarkPlanOnly(b *testing.B) {
+	for _, mode := range config.Modes[1:] {
+		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) {
+			e := newEnv(lbInternal, mode, config.FallbackEnabled)
+			s := newAPIServer(plan.Actual{})
+			in, err := e.input(plan.Actual{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := s.apply(plan.Make(in).Ops); err != nil {
+				b.Fatal(err)
+			}
+			if in, err = e.input(s.actual()); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if p := plan.Make(in); len(p.Ops) != 0 {
+					b.Fatal("steady state planned operations")
+				}
+			}
+		})
+	}
+}

@@ -222,22 +222,29 @@ func makeSlices(svc *corev1.Service, addrs []netip.Addr, ips []string, port int3
 		Protocol:    &f.protocol,
 		AppProtocol: &netapi.AppProtocolH2C,
 	}}
-	out := make([]*discoveryv1.EndpointSlice, 0, 2)
-	for _, fam := range []struct {
+	fams := []struct {
 		t   discoveryv1.AddressType
 		ips []string
-	}{{discoveryv1.AddressTypeIPv4, ips[:split]}, {discoveryv1.AddressTypeIPv6, ips[split:]}} {
-		if len(fam.ips) == 0 {
-			continue
-		}
-		eps := make([]discoveryv1.Endpoint, len(fam.ips))
-		for i := range fam.ips {
-			eps[i] = discoveryv1.Endpoint{
-				Addresses:  fam.ips[i : i+1 : i+1],
+	}{{discoveryv1.AddressTypeIPv4, ips[:split]}, {discoveryv1.AddressTypeIPv6, ips[split:]}}
+	if len(fams[1].ips) == 0 {
+		fams = fams[:1]
+	} else if len(fams[0].ips) == 0 {
+		fams = fams[1:]
+	}
+	// One allocation each for the slices, their pointers and all endpoints.
+	objs := make([]discoveryv1.EndpointSlice, len(fams))
+	out := make([]*discoveryv1.EndpointSlice, len(fams))
+	eps := make([]discoveryv1.Endpoint, len(ips))
+	for i, fam := range fams {
+		famEps := eps[:len(fam.ips):len(fam.ips)]
+		eps = eps[len(fam.ips):]
+		for j := range fam.ips {
+			famEps[j] = discoveryv1.Endpoint{
+				Addresses:  fam.ips[j : j+1 : j+1],
 				Conditions: discoveryv1.EndpointConditions{Ready: &f.ready},
 			}
 		}
-		out = append(out, &discoveryv1.EndpointSlice{
+		objs[i] = discoveryv1.EndpointSlice{
 			ObjectMeta: metav1.ObjectMeta{
 				Name:            names.EndpointSlice(svc.Name, fam.t),
 				Namespace:       svc.Namespace,
@@ -245,9 +252,10 @@ func makeSlices(svc *corev1.Service, addrs []netip.Addr, ips []string, port int3
 				OwnerReferences: svc.OwnerReferences,
 			},
 			AddressType: fam.t,
-			Endpoints:   eps,
+			Endpoints:   famEps,
 			Ports:       ports,
-		})
+		}
+		out[i] = &objs[i]
 	}
 	return out
 }
