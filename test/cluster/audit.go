@@ -24,12 +24,13 @@ import (
 )
 
 // AuditEvent is the part of an audit.k8s.io/v1 Event the tests read: the
-// apiserver logs each write to Services, Endpoints and EndpointSlices once.
+// apiserver logs each write once (but to Events and Leases).
 type AuditEvent struct {
 	Verb      string `json:"verb"`
 	UserAgent string `json:"userAgent"`
 	ObjectRef struct {
-		Resource  string `json:"resource"`
+		Resource    string `json:"resource"`
+		Subresource string `json:"subresource"`
 		Namespace string `json:"namespace"`
 		Name      string `json:"name"`
 	} `json:"objectRef"`
@@ -39,8 +40,21 @@ type AuditEvent struct {
 	StageTimestamp time.Time `json:"stageTimestamp"`
 }
 
-// AuditWrites returns the logged writes in namespace ns since since.
+// AuditWrites returns the logged writes to Services, Endpoints and
+// EndpointSlices in namespace ns since since.
 func (c *Cluster) AuditWrites(since time.Time, ns string) ([]AuditEvent, error) {
+	return c.auditWrites(since, ns, func(e *AuditEvent) bool { return addressResources[e.ObjectRef.Resource] })
+}
+
+// AuditAllWrites returns every logged write in namespace ns since since:
+// to any resource or subresource but Events.
+func (c *Cluster) AuditAllWrites(since time.Time, ns string) ([]AuditEvent, error) {
+	return c.auditWrites(since, ns, func(*AuditEvent) bool { return true })
+}
+
+var addressResources = map[string]bool{"services": true, "endpoints": true, "endpointslices": true}
+
+func (c *Cluster) auditWrites(since time.Time, ns string, keep func(*AuditEvent) bool) ([]AuditEvent, error) {
 	f, err := os.Open(c.AuditLog)
 	if err != nil {
 		return nil, err
@@ -51,7 +65,7 @@ func (c *Cluster) AuditWrites(since time.Time, ns string) ([]AuditEvent, error) 
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		var e AuditEvent
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.StageTimestamp.Before(since) || e.ObjectRef.Namespace != ns {
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.StageTimestamp.Before(since) || e.ObjectRef.Namespace != ns || !keep(&e) {
 			continue
 		}
 		out = append(out, e)

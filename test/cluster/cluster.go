@@ -308,19 +308,21 @@ func waitHTTP(ctx context.Context, url string, p *pki, timeout time.Duration) er
 	return last
 }
 
-// auditPolicy logs each write to Services, Endpoints and EndpointSlices
-// once, when its response is complete, and nothing else.
+// auditPolicy logs each write once, when its response is complete, but
+// writes to Events and Leases (the controllers' heartbeats), and nothing
+// else.
 const auditPolicy = `apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: ["RequestReceived"]
 rules:
-- level: Metadata
-  verbs: ["create", "update", "patch", "delete", "deletecollection"]
+- level: None
   resources:
   - group: ""
-    resources: ["services", "endpoints"]
-  - group: "discovery.k8s.io"
-    resources: ["endpointslices"]
+    resources: ["events"]
+  - group: "events.k8s.io"
+  - group: "coordination.k8s.io"
+- level: Metadata
+  verbs: ["create", "update", "patch", "delete", "deletecollection"]
 - level: None
 `
 
