@@ -31,8 +31,8 @@ type AuditEvent struct {
 	ObjectRef struct {
 		Resource    string `json:"resource"`
 		Subresource string `json:"subresource"`
-		Namespace string `json:"namespace"`
-		Name      string `json:"name"`
+		Namespace   string `json:"namespace"`
+		Name        string `json:"name"`
 	} `json:"objectRef"`
 	ResponseStatus struct {
 		Code int `json:"code"`
