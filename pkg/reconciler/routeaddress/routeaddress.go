@@ -298,7 +298,9 @@ func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) er
 		}
 		c.expect.wrote(key, op)
 		logger.Infof("%s %s %q (%s)", op.Verb, op.Kind, op.Name(), op.Reason)
-		done[op.Verb] = append(done[op.Verb], fmt.Sprintf("%s %q", op.Kind, op.Name()))
+		if _, evented := pastTense[op.Verb]; evented {
+			done[op.Verb] = append(done[op.Verb], fmt.Sprintf("%s %q", op.Kind, op.Name()))
+		}
 	}
 	return nil
 }
