@@ -27,9 +27,13 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	netcfg "knative.dev/networking/pkg/config"
+
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/test/cluster"
 	"knative.dev/route-address/test/dns"
 )
 
@@ -166,6 +170,41 @@ func TestTagAddedAndRemoved(t *testing.T) {
 		l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: "kubernetes.io/service-name=blue-hello"})
 		if err != nil || len(l.Items) > 0 {
 			return fmt.Errorf("slices left: %v %v", l, err)
+		}
+		return nil
+	})
+	waitDNS(t, fqdn(ns, "blue-hello"), dns.ErrNotFound.Error())
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA "+lbIPv4)
+}
+
+// TestTagTemplateChanged: a new tag-template in config-network renames the
+// tag's Service, as upstream would: the new name gets its Service and
+// slices (and DNS answers), the old name goes. The names come from the
+// placeholders the reconciler reuses between reconciles, so this is also
+// the end-to-end check that a configuration change is not served from them.
+func TestTagTemplateChanged(t *testing.T) {
+	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	ns := namespace(t, "tagtmpl")
+	route(t, ns, "hello", "blue")
+	setLoadBalancer(t, ns, "hello", ipEntry(lbIPv4))
+	waitDNS(t, fqdn(ns, "blue-hello"), "A/AAAA "+lbIPv4)
+
+	setTagTemplate := func(tmpl string) {
+		t.Helper()
+		patch := fmt.Sprintf(`{"data":{%q:%q}}`, netcfg.TagTemplateKey, tmpl)
+		if _, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(bg(), netcfg.ConfigMapName,
+			types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+			t.Fatal("patching config-network:", err)
+		}
+	}
+	setTagTemplate("{{.Tag}}-x-{{.Name}}")
+	t.Cleanup(func() { setTagTemplate(netcfg.DefaultTagTemplate) })
+
+	waitShape(t, ns, "blue-x-hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"blue-x-hello-ipv4 IPv4 " + lbIPv4}})
+	waitDNS(t, fqdn(ns, "blue-x-hello"), "A/AAAA "+lbIPv4)
+	eventually(t, "blue-hello gone", func() error {
+		if _, err := observe(ns, "blue-hello"); err == nil {
+			return fmt.Errorf("still there")
 		}
 		return nil
 	})

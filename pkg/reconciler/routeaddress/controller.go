@@ -38,6 +38,7 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routeinformer "knative.dev/serving/pkg/client/injection/informers/serving/v1/route"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
+	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
@@ -72,7 +73,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		placeholders:    resources.NewPlaceholders(),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
-		resync := modeChangeResync(func() { impl.GlobalResync(routeInformer.Informer()) })
+		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })
 		configStore := config.NewStore(logging.WithLogger(ctx, logger.Named("config-store")), resync)
 		configStore.WatchConfigs(cmw)
 		return controller.Options{
@@ -113,6 +114,20 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	))
 
 	return impl
+}
+
+// configResync returns an onAfterStore callback that calls resync when the
+// route-address configuration changes (not on its first load), and, as
+// upstream's route reconciler does, whenever the network or domain
+// configuration is stored: they name the Services (tag template) and fill
+// their metadata.
+func configResync(resync func()) func(string, interface{}) {
+	mode := modeChangeResync(resync)
+	route := configmap.TypeFilter(&netcfg.Config{}, &routecfg.Domain{})(func(string, interface{}) { resync() })
+	return func(name string, value interface{}) {
+		mode(name, value)
+		route(name, value)
+	}
 }
 
 // modeChangeResync returns an onAfterStore callback that calls resync when

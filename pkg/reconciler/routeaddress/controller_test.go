@@ -87,3 +87,27 @@ func TestModeChangeResync(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigResync(t *testing.T) {
+	calls := 0
+	cb := configResync(func() { calls++ })
+	es := &config.RouteAddress{Mode: config.ModeEndpointSlices, ExternalNameFallback: config.FallbackEnabled}
+	steps := []struct {
+		name  string
+		value interface{}
+		want  int
+	}{
+		{netcfg.ConfigMapName, es, 0},                      // first load of ours
+		{netcfg.ConfigMapName, &netcfg.Config{}, 1},        // the route part: templates
+		{routecfg.DomainConfigName, &routecfg.Domain{}, 2}, // domains
+		{gc.ConfigName, &gc.Config{}, 2},                   // not ours to follow
+		{netcfg.ConfigMapName, es.DeepCopy(), 2},           // unchanged
+		{netcfg.ConfigMapName, &config.RouteAddress{Mode: config.ModeEndpoints, ExternalNameFallback: config.FallbackEnabled}, 3},
+	}
+	for i, s := range steps {
+		cb(s.name, s.value)
+		if calls != s.want {
+			t.Errorf("step %d: resyncs = %d, want %d", i, calls, s.want)
+		}
+	}
+}
