@@ -20,6 +20,7 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -67,9 +68,18 @@ func eventually(t *testing.T, what string, cond func() error) {
 // setMode writes the route-address keys into config-network.
 func setMode(t *testing.T, mode config.Mode, fb config.Fallback) {
 	t.Helper()
-	patch := fmt.Sprintf(`{"data":{%q:%q,%q:%q}}`, config.ModeKey, mode, config.ExternalNameFallbackKey, fb)
+	patchConfigNetwork(t, map[string]string{config.ModeKey: string(mode), config.ExternalNameFallbackKey: string(fb)})
+}
+
+// patchConfigNetwork merges data into config-network.
+func patchConfigNetwork(t *testing.T, data map[string]string) {
+	t.Helper()
+	patch, err := json.Marshal(map[string]any{"data": data})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(bg(), "config-network",
-		types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
 		t.Fatal("patching config-network:", err)
 	}
 }

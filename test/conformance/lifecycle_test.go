@@ -27,13 +27,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	netcfg "knative.dev/networking/pkg/config"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
-	"knative.dev/route-address/test/cluster"
 	"knative.dev/route-address/test/dns"
 )
 
@@ -189,16 +187,8 @@ func TestTagTemplateChanged(t *testing.T) {
 	setLoadBalancer(t, ns, "hello", ipEntry(lbIPv4))
 	waitDNS(t, fqdn(ns, "blue-hello"), "A/AAAA "+lbIPv4)
 
-	setTagTemplate := func(tmpl string) {
-		t.Helper()
-		patch := fmt.Sprintf(`{"data":{%q:%q}}`, netcfg.TagTemplateKey, tmpl)
-		if _, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(bg(), netcfg.ConfigMapName,
-			types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
-			t.Fatal("patching config-network:", err)
-		}
-	}
-	setTagTemplate("{{.Tag}}-x-{{.Name}}")
-	t.Cleanup(func() { setTagTemplate(netcfg.DefaultTagTemplate) })
+	patchConfigNetwork(t, map[string]string{netcfg.TagTemplateKey: "{{.Tag}}-x-{{.Name}}"})
+	t.Cleanup(func() { patchConfigNetwork(t, map[string]string{netcfg.TagTemplateKey: netcfg.DefaultTagTemplate}) })
 
 	waitShape(t, ns, "blue-x-hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"blue-x-hello-ipv4 IPv4 " + lbIPv4}})
 	waitDNS(t, fqdn(ns, "blue-x-hello"), "A/AAAA "+lbIPv4)

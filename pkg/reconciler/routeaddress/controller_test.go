@@ -64,30 +64,6 @@ func TestNewController(t *testing.T) {
 	}
 }
 
-func TestModeChangeResync(t *testing.T) {
-	calls := 0
-	cb := modeChangeResync(func() { calls++ })
-	es := &config.RouteAddress{Mode: config.ModeEndpointSlices, ExternalNameFallback: config.FallbackEnabled}
-	steps := []struct {
-		name  string
-		value interface{}
-		want  int
-	}{
-		{netcfg.ConfigMapName, es, 0},                      // first load
-		{netcfg.ConfigMapName, &netcfg.Config{}, 0},        // the route part of the store
-		{routecfg.DomainConfigName, &routecfg.Domain{}, 0}, // another ConfigMap
-		{netcfg.ConfigMapName, es.DeepCopy(), 0},           // unchanged
-		{netcfg.ConfigMapName, &config.RouteAddress{Mode: config.ModeEndpoints, ExternalNameFallback: config.FallbackEnabled}, 1},
-		{netcfg.ConfigMapName, &config.RouteAddress{Mode: config.ModeEndpoints, ExternalNameFallback: config.FallbackDisabled}, 2},
-	}
-	for i, s := range steps {
-		cb(s.name, s.value)
-		if calls != s.want {
-			t.Errorf("step %d: resyncs = %d, want %d", i, calls, s.want)
-		}
-	}
-}
-
 func TestConfigResync(t *testing.T) {
 	calls := 0
 	cb := configResync(func() { calls++ })
@@ -103,6 +79,7 @@ func TestConfigResync(t *testing.T) {
 		{gc.ConfigName, &gc.Config{}, 2},                   // not ours to follow
 		{netcfg.ConfigMapName, es.DeepCopy(), 2},           // unchanged
 		{netcfg.ConfigMapName, &config.RouteAddress{Mode: config.ModeEndpoints, ExternalNameFallback: config.FallbackEnabled}, 3},
+		{netcfg.ConfigMapName, &config.RouteAddress{Mode: config.ModeEndpoints, ExternalNameFallback: config.FallbackDisabled}, 4},
 	}
 	for i, s := range steps {
 		cb(s.name, s.value)
