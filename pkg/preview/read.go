@@ -217,7 +217,7 @@ func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.Rout
 	}
 	svcNames := make([]string, len(placeholders))
 	for i, ph := range placeholders {
-		svcNames[i] = ph.Name
+		svcNames[i] = ph.Service.Name
 	}
 	actual := cl.actualFor(r, svcNames)
 	live := map[string]*corev1.Service{}

@@ -149,15 +149,15 @@ func (c *Reconciler) ingress(r *v1.Route) (*netv1alpha1.Ingress, error) {
 // actual gathers the objects that carry the Route's label, and those with
 // a name the Route wants (which may belong to somebody else): the names of
 // the placeholders.
-func (c *Reconciler) actual(r *v1.Route, placeholders []*corev1.Service) (plan.Actual, error) {
+func (c *Reconciler) actual(r *v1.Route, placeholders []*resources.Placeholder) (plan.Actual, error) {
 	var a plan.Actual
 	sel := labels.SelectorFromSet(labels.Set{serving.RouteLabelKey: r.Name})
 	ns := r.Namespace
 	names := make([]string, len(placeholders))
 	want := make(map[string]bool, len(placeholders))
 	for i, ph := range placeholders {
-		names[i] = ph.Name
-		want[ph.Name] = true
+		names[i] = ph.Service.Name
+		want[ph.Service.Name] = true
 	}
 
 	svcs, err := c.serviceLister.Services(ns).List(sel)
@@ -202,7 +202,7 @@ func (c *Reconciler) actual(r *v1.Route, placeholders []*corev1.Service) (plan.A
 type warning struct{ reason, message string }
 
 // desired builds the planner's input and the warnings to report.
-func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, placeholders []*corev1.Service, ing *netv1alpha1.Ingress,
+func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, placeholders []*resources.Placeholder, ing *netv1alpha1.Ingress,
 	cfg *config.RouteAddress, actual plan.Actual) (plan.Input, []warning, error) {
 	in := plan.Input{Owner: r, Actual: actual, Released: !cfg.Mode.Managed()}
 	live := make(map[string]*corev1.Service, len(actual.Services))
@@ -214,7 +214,7 @@ func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, pl
 	in.Targets = make([]plan.Target, 0, len(tags))
 	for i, tag := range tags {
 		isPrivate := false
-		if s := live[placeholders[i].Name]; s != nil {
+		if s := live[placeholders[i].Service.Name]; s != nil {
 			isPrivate = routeresources.IsClusterLocalService(s)
 		}
 		a, err := resources.MakeAddressing(ctx, r, tag, placeholders[i], ing, isPrivate, cfg, resolver)

@@ -94,7 +94,7 @@ func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode c
 		if err != nil {
 			panic(err)
 		}
-		a, err := resources.MakeAddressing(ctx, route, tag, ph, rt.Ingress(route, lb...), false,
+		a, err := resources.MakeAddressing(ctx, route, tag, resources.NewPlaceholder(ph), rt.Ingress(route, lb...), false,
 			&config.RouteAddress{Mode: mode, ExternalNameFallback: fb}, resources.NewResolver(rt.ServiceLister(svcs...)))
 		if err != nil {
 			panic(err)

@@ -89,12 +89,13 @@ type Addressing struct {
 // Route's KIngress (nil when it does not exist yet), whether the
 // Service is cluster local (upstream reads that off the live Service's
 // visibility label), the route-address configuration and a Resolver for
-// the load balancer. ctx must carry the route reconciler's
+// the load balancer. The objects it returns may be shared with earlier
+// calls (see Placeholder) and must not be modified. ctx must carry the route reconciler's
 // configuration (domain and network), as for upstream's constructors.
-func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholder *corev1.Service, ing *netv1alpha1.Ingress,
+func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholder *Placeholder, ing *netv1alpha1.Ingress,
 	isPrivate bool, cfg *config.RouteAddress, resolver *Resolver) (*Addressing, error) {
 	var err error
-	a := &Addressing{Target: plan.Target{Name: placeholder.Name}, Tag: tag}
+	a := &Addressing{Target: plan.Target{Name: placeholder.Service.Name}, Tag: tag}
 
 	lb := LoadBalancer(ing, isPrivate)
 	if !cfg.Mode.Managed() {
@@ -112,17 +113,9 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholde
 	switch {
 	case len(res.Addresses) > 0:
 		a.Shape = ShapeHeadless
-		a.Service = headless(placeholder)
-		ips := make([]string, len(res.Addresses))
-		for i, addr := range res.Addresses {
-			ips[i] = addr.String()
-		}
-		if cfg.Mode.WritesEndpoints() {
-			a.Endpoints = makeEndpoints(a.Service, ips, res.Port, cfg.Mode.WritesEndpointSlices())
-		}
-		if cfg.Mode.WritesEndpointSlices() {
-			a.Slices = makeSlices(a.Service, res.Addresses, ips, res.Port)
-		}
+		a.Service = placeholder.headless
+		h := placeholder.endpoints(cfg.Mode, res.Addresses, res.Port)
+		a.Endpoints, a.Slices = h.endpoints, h.slices
 	case res.MeshOnly:
 		a.Shape = ShapeMesh
 		if a.Service, err = upstreamService(ctx, route, tag, ing, netv1alpha1.LoadBalancerIngressStatus{MeshOnly: true}); err != nil {
@@ -137,7 +130,7 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholde
 		// No load balancer yet, or unresolvable with the fallback disabled
 		// (or nothing to fall back to).
 		a.Shape = ShapeHeadlessEmpty
-		a.Service = headless(placeholder)
+		a.Service = placeholder.headless
 	}
 	return a, nil
 }

@@ -484,11 +484,11 @@ func TestProblemMessagesNameTheObject(t *testing.T) {
 }
 
 // placeholder is upstream's placeholder Service for route and tag.
-func placeholder(t *testing.T, ctx context.Context, route *v1.Route, tag string) *corev1.Service {
+func placeholder(t *testing.T, ctx context.Context, route *v1.Route, tag string) *Placeholder {
 	t.Helper()
 	ph, err := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
 	if err != nil {
 		t.Fatal("MakeK8sPlaceholderService() =", err)
 	}
-	return ph
+	return NewPlaceholder(ph)
 }

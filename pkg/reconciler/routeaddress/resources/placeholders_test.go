@@ -24,6 +24,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
@@ -121,7 +122,7 @@ func TestPlaceholders(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if diff := cmp.Diff(want, got); diff != "" {
+			if diff := cmp.Diff(want, services(got)); diff != "" {
 				t.Error("Get() differs from upstream's placeholders (-want +got):", diff)
 			}
 			if reused := len(got) > 0 && got[0] == first[0]; reused != tc.reused {
@@ -156,8 +157,8 @@ func TestPlaceholdersNil(t *testing.T) {
 	if err != nil {
 		t.Fatal("Get() =", err)
 	}
-	if got[0].Name != RouteName || got[1].Name != TagService {
-		t.Errorf("names = %q, %q; want %q, %q", got[0].Name, got[1].Name, RouteName, TagService)
+	if got[0].Service.Name != RouteName || got[1].Service.Name != TagService {
+		t.Errorf("names = %q, %q; want %q, %q", got[0].Service.Name, got[1].Service.Name, RouteName, TagService)
 	}
 }
 
@@ -170,4 +171,61 @@ func TestPlaceholdersError(t *testing.T) {
 		t.Fatal("Get() with an invalid domain template = nil error")
 	}
 	t.Log(err)
+}
+
+func services(ps []*Placeholder) []*corev1.Service {
+	out := make([]*corev1.Service, len(ps))
+	for i, p := range ps {
+		out[i] = p.Service
+	}
+	return out
+}
+
+// TestPlaceholderReusesHeadlessObjects: MakeAddressing builds a headless
+// name's objects again only when the mode, the addresses or the port
+// change, and what it reuses is what it would build.
+func TestPlaceholderReusesHeadlessObjects(t *testing.T) {
+	ctx := WithRouteConfig(context.Background())
+	route := Route(true)
+	ph := placeholder(t, ctx, route, Tag)
+	eas := config.RouteAddress{Mode: config.ModeEndpointsAndSlices, ExternalNameFallback: config.FallbackEnabled}
+	es := config.RouteAddress{Mode: config.ModeEndpointSlices, ExternalNameFallback: config.FallbackEnabled}
+	build := func(ph *Placeholder, cfg config.RouteAddress, ips ...string) *Addressing {
+		t.Helper()
+		var entries []netv1alpha1.LoadBalancerIngressStatus
+		for _, ip := range ips {
+			entries = append(entries, IP(ip))
+		}
+		a, err := MakeAddressing(ctx, route, Tag, ph, Ingress(route, entries...), false, &cfg, NewResolver(ServiceLister()))
+		if err != nil {
+			t.Fatal("MakeAddressing() =", err)
+		}
+		return a
+	}
+	first := build(ph, eas, "10.0.0.1", "fd00::1")
+	for _, step := range []struct {
+		name   string
+		cfg    config.RouteAddress
+		ips    []string
+		reused bool
+	}{
+		{"same inputs", eas, []string{"fd00::1", "10.0.0.1"}, true},
+		{"another address", eas, []string{"10.0.0.2", "fd00::1"}, false},
+		{"back to the first addresses", eas, []string{"10.0.0.1", "fd00::1"}, false},
+		{"same again", eas, []string{"10.0.0.1", "fd00::1"}, true},
+		{"another mode", es, []string{"10.0.0.1", "fd00::1"}, false},
+	} {
+		got := build(ph, step.cfg, step.ips...)
+		fresh := build(placeholder(t, ctx, route, Tag), step.cfg, step.ips...)
+		if diff := cmp.Diff(fresh.Target, got.Target); diff != "" {
+			t.Errorf("%s: objects differ from freshly built ones (-fresh +got): %s", step.name, diff)
+		}
+		if reused := len(got.Slices) > 0 && len(first.Slices) > 0 && got.Slices[0] == first.Slices[0]; reused != step.reused {
+			t.Errorf("%s: reused = %v, want %v", step.name, reused, step.reused)
+		}
+		if got.Service != ph.headless {
+			t.Errorf("%s: Service is not the placeholder's headless Service", step.name)
+		}
+		first = got
+	}
 }
