@@ -42,7 +42,7 @@ import (
 // same Route object (UID and resourceVersion) under the same configuration
 // (config.Config's Generation); anything else builds it afresh.
 //
-// The Services handed out are shared and must not be modified. A nil
+// The Placeholders handed out are shared and must not be modified. A nil
 // *Placeholders builds every time.
 type Placeholders struct {
 	mu      sync.Mutex
@@ -55,58 +55,6 @@ type placeholderEntry struct {
 	generation      uint64
 	tags            []string
 	placeholders    []*Placeholder
-}
-
-// Placeholder is upstream's placeholder Service of one of a Route's names,
-// and what MakeAddressing last built from it for a headless Service with
-// endpoints. Those objects are a function of the placeholder, the mode and
-// the load balancer's addresses and port alone, so they are reused while
-// all of these stay the same: a resync of an unchanged Route builds
-// nothing. Everything it hands out is shared and must not be modified.
-type Placeholder struct {
-	// Service is upstream's MakeK8sPlaceholderService.
-	Service *corev1.Service
-	// headless is the selector-less headless Service with the placeholder's
-	// metadata and ports.
-	headless *corev1.Service
-	last     atomic.Pointer[headlessObjects]
-}
-
-// NewPlaceholder wraps upstream's placeholder Service svc.
-func NewPlaceholder(svc *corev1.Service) *Placeholder {
-	return &Placeholder{Service: svc, headless: headless(svc)}
-}
-
-// headlessObjects are the objects of a headless Service with endpoints, and
-// the inputs they were built from.
-type headlessObjects struct {
-	mode  config.Mode
-	addrs []netip.Addr
-	port  int32
-
-	endpoints *corev1.Endpoints
-	slices    []*discoveryv1.EndpointSlice
-}
-
-// endpoints returns the Endpoints and EndpointSlices of mode for addrs and
-// port: the last ones built when they were built from the same.
-func (p *Placeholder) endpoints(mode config.Mode, addrs []netip.Addr, port int32) *headlessObjects {
-	if h := p.last.Load(); h != nil && h.mode == mode && h.port == port && slices.Equal(h.addrs, addrs) {
-		return h
-	}
-	h := &headlessObjects{mode: mode, addrs: slices.Clone(addrs), port: port}
-	ips := make([]string, len(addrs))
-	for i, addr := range addrs {
-		ips[i] = addr.String()
-	}
-	if mode.WritesEndpoints() {
-		h.endpoints = makeEndpoints(p.headless, ips, port, mode.WritesEndpointSlices())
-	}
-	if mode.WritesEndpointSlices() {
-		h.slices = makeSlices(p.headless, h.addrs, ips, port)
-	}
-	p.last.Store(h)
-	return h
 }
 
 // NewPlaceholders returns an empty cache.
@@ -166,4 +114,56 @@ func (p *Placeholders) Len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.entries)
+}
+
+// Placeholder is upstream's placeholder Service of one of a Route's names,
+// and what MakeAddressing last built from it for a headless Service with
+// endpoints. Those objects are a function of the placeholder, the mode and
+// the load balancer's addresses and port alone, so they are reused while
+// all of these stay the same: a resync of an unchanged Route builds
+// nothing. Everything it hands out is shared and must not be modified.
+type Placeholder struct {
+	// Service is upstream's MakeK8sPlaceholderService.
+	Service *corev1.Service
+	// headless is the selector-less headless Service with the placeholder's
+	// metadata and ports.
+	headless *corev1.Service
+	last     atomic.Pointer[headlessObjects]
+}
+
+// NewPlaceholder wraps upstream's placeholder Service svc.
+func NewPlaceholder(svc *corev1.Service) *Placeholder {
+	return &Placeholder{Service: svc, headless: headless(svc)}
+}
+
+// headlessObjects are the objects of a headless Service with endpoints, and
+// the inputs they were built from.
+type headlessObjects struct {
+	mode  config.Mode
+	addrs []netip.Addr
+	port  int32
+
+	endpoints *corev1.Endpoints
+	slices    []*discoveryv1.EndpointSlice
+}
+
+// endpoints returns the Endpoints and EndpointSlices of mode for addrs and
+// port: the last ones built when they were built from the same.
+func (p *Placeholder) endpoints(mode config.Mode, addrs []netip.Addr, port int32) *headlessObjects {
+	if h := p.last.Load(); h != nil && h.mode == mode && h.port == port && slices.Equal(h.addrs, addrs) {
+		return h
+	}
+	h := &headlessObjects{mode: mode, addrs: slices.Clone(addrs), port: port}
+	ips := make([]string, len(addrs))
+	for i, addr := range addrs {
+		ips[i] = addr.String()
+	}
+	if mode.WritesEndpoints() {
+		h.endpoints = makeEndpoints(p.headless, ips, port, mode.WritesEndpointSlices())
+	}
+	if mode.WritesEndpointSlices() {
+		h.slices = makeSlices(p.headless, h.addrs, ips, port)
+	}
+	p.last.Store(h)
+	return h
 }
