@@ -67,7 +67,7 @@ const (
 type result struct {
 	create time.Duration
 	// createW counts the writes to Services, Endpoints and EndpointSlices;
-	// createAll (and fromW, followW) every object write in the Routes'
+	// createAll (and toW, fromW, followW) every object write in the Routes'
 	// namespace, which is what each phase's floor is made of.
 	createW     int
 	createAll   int
@@ -448,8 +448,6 @@ func (b *bench) shaped(ctx context.Context, mode config.Mode, ip string) (bool, 
 	return true, nil
 }
 
-// writes counts the audit log's writes to Services, Endpoints and
-// EndpointSlices in the bench namespace since since.
 // writes counts the writes to Services, Endpoints and EndpointSlices in
 // the Routes' namespace since since.
 func (b *bench) writes(since time.Time) int {
