@@ -86,12 +86,12 @@ type Addressing struct {
 
 // MakeAddressing builds what the Service named for route and tag should be,
 // given upstream's placeholder Service for that tag (see Placeholders), the
-// Route's KIngress (nil when it does not exist yet), whether the
-// Service is cluster local (upstream reads that off the live Service's
-// visibility label), the route-address configuration and a Resolver for
-// the load balancer. The objects it returns may be shared with earlier
-// calls (see Placeholder) and must not be modified. ctx must carry the route reconciler's
-// configuration (domain and network), as for upstream's constructors.
+// Route's KIngress (nil when it does not exist yet), whether the Service is
+// cluster local (upstream reads that off the live Service's visibility
+// label), the route-address configuration and a Resolver for the load
+// balancer. ctx must carry the route reconciler's configuration (domain and
+// network), as for upstream's constructors. The objects it returns may be
+// shared with earlier calls (see Placeholder) and must not be modified.
 func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholder *Placeholder, ing *netv1alpha1.Ingress,
 	isPrivate bool, cfg *config.RouteAddress, resolver *Resolver) (*Addressing, error) {
 	var err error
