@@ -263,6 +263,22 @@ func waitShape(t *testing.T, ns, name string, want shape) {
 	})
 }
 
+// waitGone waits until the Service name and every EndpointSlice of it are
+// gone from ns.
+func waitGone(t *testing.T, ns, name string) {
+	t.Helper()
+	eventually(t, ns+"/"+name+" gone", func() error {
+		if _, err := observe(ns, name); err == nil {
+			return fmt.Errorf("still there")
+		}
+		l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + name})
+		if err != nil || len(l.Items) > 0 {
+			return fmt.Errorf("slices left: %v %v", l, err)
+		}
+		return nil
+	})
+}
+
 // waitDNS waits until name resolves to want (as dns.Answer.String()).
 func waitDNS(t *testing.T, name, want string) {
 	t.Helper()

@@ -161,16 +161,7 @@ func TestTagAddedAndRemoved(t *testing.T) {
 	waitDNS(t, fqdn(ns, "blue-hello"), "A/AAAA "+lbIPv4)
 
 	setTags(t, ns, "hello")
-	eventually(t, "blue-hello gone", func() error {
-		if _, err := observe(ns, "blue-hello"); err == nil {
-			return fmt.Errorf("still there")
-		}
-		l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: "kubernetes.io/service-name=blue-hello"})
-		if err != nil || len(l.Items) > 0 {
-			return fmt.Errorf("slices left: %v %v", l, err)
-		}
-		return nil
-	})
+	waitGone(t, ns, "blue-hello")
 	waitDNS(t, fqdn(ns, "blue-hello"), dns.ErrNotFound.Error())
 	waitDNS(t, fqdn(ns, "hello"), "A/AAAA "+lbIPv4)
 }
@@ -192,12 +183,7 @@ func TestTagTemplateChanged(t *testing.T) {
 
 	waitShape(t, ns, "blue-x-hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"blue-x-hello-ipv4 IPv4 " + lbIPv4}})
 	waitDNS(t, fqdn(ns, "blue-x-hello"), "A/AAAA "+lbIPv4)
-	eventually(t, "blue-hello gone", func() error {
-		if _, err := observe(ns, "blue-hello"); err == nil {
-			return fmt.Errorf("still there")
-		}
-		return nil
-	})
+	waitGone(t, ns, "blue-hello")
 	waitDNS(t, fqdn(ns, "blue-hello"), dns.ErrNotFound.Error())
 	waitDNS(t, fqdn(ns, "hello"), "A/AAAA "+lbIPv4)
 }

@@ -109,13 +109,6 @@ func (p *Placeholders) Forget(key types.NamespacedName) {
 	p.mu.Unlock()
 }
 
-// Len is the number of Routes remembered.
-func (p *Placeholders) Len() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.entries)
-}
-
 // Placeholder is upstream's placeholder Service of one of a Route's names,
 // and what MakeAddressing last built from it for a headless Service with
 // endpoints. Those objects are a function of the placeholder, the mode and

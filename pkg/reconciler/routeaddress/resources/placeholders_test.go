@@ -139,12 +139,12 @@ func TestPlaceholdersForget(t *testing.T) {
 	if _, err := p.Get(withGeneration(1, ""), r, []string{""}); err != nil {
 		t.Fatal("Get() =", err)
 	}
-	if got := p.Len(); got != 1 {
-		t.Fatalf("Len() = %d after one Route, want 1", got)
+	if got := len(p.entries); got != 1 {
+		t.Fatalf("entries = %d after one Route, want 1", got)
 	}
 	p.Forget(types.NamespacedName{Namespace: r.Namespace, Name: r.Name})
-	if got := p.Len(); got != 0 {
-		t.Errorf("Len() = %d after Forget, want 0", got)
+	if got := len(p.entries); got != 0 {
+		t.Errorf("entries = %d after Forget, want 0", got)
 	}
 }
 
