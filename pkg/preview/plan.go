@@ -105,9 +105,13 @@ func nextShape(a *resources.Addressing, mode config.Mode) string {
 		return ShapeExternalName
 	case resources.ShapeMesh:
 		return ShapeMeshClusterIP
+	case resources.ShapeKept:
+		return "unchanged (no load balancer)"
 	}
 	// ExternalName mode: upstream's route reconciler decides.
 	switch {
+	case a.Upstream.Refused:
+		return "unchanged (upstream refuses the load balancer)"
 	case !a.Upstream.Ready:
 		return "unchanged (upstream: no load balancer)"
 	case a.Upstream.Endpoints:

@@ -63,14 +63,21 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	endpointsInformer := endpointsinformer.Get(ctx)
 	sliceInformer := sliceinformer.Get(ctx, SliceSelector)
 
+	if err := sliceInformer.Informer().AddIndexers(cache.Indexers{sliceIndex: sliceIndexFunc}); err != nil {
+		// Only if another controller registered the same index on this
+		// informer, which is ours alone.
+		logger.Errorw("Failed to add the EndpointSlice index", "error", err)
+	}
 	c := &Reconciler{
 		kubeclient:      kubeclient.Get(ctx),
 		ingressLister:   ingressInformer.Lister(),
 		serviceLister:   serviceInformer.Lister(),
 		endpointsLister: endpointsInformer.Lister(),
 		sliceLister:     sliceInformer.Lister(),
+		sliceIndexer:    sliceInformer.Informer().GetIndexer(),
 		expect:          newExpectations(),
 		placeholders:    resources.NewPlaceholders(),
+		warned:          newWarned(),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })
@@ -93,6 +100,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 				key := types.NamespacedName{Namespace: r.GetNamespace(), Name: r.GetName()}
 				c.expect.forget(key)
 				c.placeholders.Forget(key)
+				c.warned.forget(key)
 			}
 		},
 	})

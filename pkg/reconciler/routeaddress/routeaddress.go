@@ -18,7 +18,9 @@ package routeaddress
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +33,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
+	"k8s.io/client-go/tools/cache"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	networkinglisters "knative.dev/networking/pkg/client/listers/networking/v1alpha1"
@@ -58,13 +61,17 @@ type Reconciler struct {
 	serviceLister   corev1listers.ServiceLister
 	endpointsLister corev1listers.EndpointsLister
 	sliceLister     discoveryv1listers.EndpointSliceLister
-	tracker         tracker.Interface
+	// sliceIndexer is the slice informer's store, indexed by sliceIndex.
+	sliceIndexer cache.Indexer
+	tracker      tracker.Interface
 
 	// expect holds writes the informers have not shown yet.
 	expect *expectations
 	// placeholders holds upstream's placeholder Services of unchanged
 	// Routes, from which every desired Service takes its metadata.
 	placeholders *resources.Placeholders
+	// warned holds the Warnings last recorded for each Route.
+	warned *warned
 }
 
 // Check that our Reconciler implements routereconciler.Interface.
@@ -98,16 +105,39 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		return err
 	}
 	p := plan.Make(in)
+	for _, b := range p.Blocked {
+		warnings = append(warnings, warning{"NotOwned", fmt.Sprintf(
+			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name)})
+	}
 
+	out, err := c.execute(ctx, r, p.Ops)
+	c.report(ctx, r, append(warnings, out.warnings...))
+	recorder := controller.GetEventRecorder(ctx)
+	for _, v := range []plan.Verb{plan.Create, plan.Delete} {
+		if len(out.done[v]) > 0 {
+			recorder.Eventf(r, corev1.EventTypeNormal, pastTense[v], "%s %s", pastTense[v], strings.Join(out.done[v], ", "))
+		}
+	}
+	return err
+}
+
+// report records the Warnings about the Route's state that are new since
+// its last reconcile (see warned).
+func (c *Reconciler) report(ctx context.Context, r *v1.Route, warnings []warning) {
+	keys := make([]string, len(warnings))
+	for i, w := range warnings {
+		keys[i] = w.key()
+	}
+	if c.warned != nil {
+		keys = c.warned.filter(types.NamespacedName{Namespace: r.Namespace, Name: r.Name}, keys)
+	}
 	recorder := controller.GetEventRecorder(ctx)
 	for _, w := range warnings {
-		recorder.Event(r, corev1.EventTypeWarning, w.reason, w.message)
+		if slices.Contains(keys, w.key()) {
+			recorder.Event(r, corev1.EventTypeWarning, w.reason, w.message)
+			keys = slices.DeleteFunc(keys, func(k string) bool { return k == w.key() })
+		}
 	}
-	for _, b := range p.Blocked {
-		recorder.Eventf(r, corev1.EventTypeWarning, "NotOwned",
-			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name)
-	}
-	return c.execute(ctx, r, p.Ops)
 }
 
 // cachedVersion looks objects up in the listers.
@@ -154,10 +184,8 @@ func (c *Reconciler) actual(r *v1.Route, placeholders []*resources.Placeholder) 
 	sel := labels.SelectorFromSet(labels.Set{serving.RouteLabelKey: r.Name})
 	ns := r.Namespace
 	names := make([]string, len(placeholders))
-	want := make(map[string]bool, len(placeholders))
 	for i, ph := range placeholders {
 		names[i] = ph.Service.Name
-		want[ph.Service.Name] = true
 	}
 
 	svcs, err := c.serviceLister.Services(ns).List(sel)
@@ -186,20 +214,94 @@ func (c *Reconciler) actual(r *v1.Route, placeholders []*resources.Placeholder) 
 			a.Endpoints = append(a.Endpoints, ep)
 		}
 	}
-	// The lister holds our slices only.
-	slices, err := c.sliceLister.EndpointSlices(ns).List(labels.Everything())
+	// The informer holds our slices only; of those, the Route's and those
+	// of a wanted name.
+	ss, err := c.routeSlices(ns, r.Name, names)
 	if err != nil {
 		return a, fmt.Errorf("failed to list EndpointSlices: %w", err)
 	}
-	for _, s := range slices {
-		if want[s.Labels[discoveryv1.LabelServiceName]] || sel.Matches(labels.Set(s.Labels)) {
-			a.Slices = append(a.Slices, s)
-		}
-	}
+	a.Slices = ss
 	return a, nil
 }
 
+// sliceIndex indexes EndpointSlices by the Route label and by the Service
+// they serve, so that a reconcile reads its Route's slices only.
+const sliceIndex = "routeaddress.knative.dev/route-or-service"
+
+// sliceIndexFunc gives a slice the keys "route/{ns}/{route}" and
+// "service/{ns}/{service}".
+func sliceIndexFunc(obj interface{}) ([]string, error) {
+	s, ok := obj.(*discoveryv1.EndpointSlice)
+	if !ok {
+		return nil, nil
+	}
+	var keys []string
+	if r := s.Labels[serving.RouteLabelKey]; r != "" {
+		keys = append(keys, "route/"+s.Namespace+"/"+r)
+	}
+	if svc := s.Labels[discoveryv1.LabelServiceName]; svc != "" {
+		keys = append(keys, "service/"+s.Namespace+"/"+svc)
+	}
+	return keys, nil
+}
+
+// routeSlices returns the slices in ns that carry the Route's label or
+// serve one of the wanted Service names, each once.
+func (c *Reconciler) routeSlices(ns, route string, wanted []string) ([]*discoveryv1.EndpointSlice, error) {
+	var out []*discoveryv1.EndpointSlice
+	add := func(objs []interface{}) {
+		for _, o := range objs {
+			if s, ok := o.(*discoveryv1.EndpointSlice); ok && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	objs, err := c.sliceIndexer.ByIndex(sliceIndex, "route/"+ns+"/"+route)
+	if err != nil {
+		return nil, err
+	}
+	add(objs)
+	for _, n := range wanted {
+		objs, err := c.sliceIndexer.ByIndex(sliceIndex, "service/"+ns+"/"+n)
+		if err != nil {
+			return nil, err
+		}
+		add(objs)
+	}
+	return out, nil
+}
+
 type warning struct{ reason, message string }
+
+// key identifies a Warning as TableTest's Eventf writes it.
+func (w warning) key() string { return corev1.EventTypeWarning + " " + w.reason + " " + w.message }
+
+// keepsAddresses reports whether the Service name exists and has
+// endpoints of the Route's with addresses.
+func keepsAddresses(name string, a plan.Actual) bool {
+	found := false
+	for _, s := range a.Services {
+		found = found || s.Name == name
+	}
+	if !found {
+		return false
+	}
+	for _, ep := range a.Endpoints {
+		if ep.Name == name {
+			for _, sub := range ep.Subsets {
+				if len(sub.Addresses) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	for _, s := range a.Slices {
+		if s.Labels[discoveryv1.LabelServiceName] == name && len(s.Endpoints) > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // desired builds the planner's input and the warnings to report.
 func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, placeholders []*resources.Placeholder, ing *netv1alpha1.Ingress,
@@ -226,6 +328,13 @@ func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, pl
 		}
 		if w, ok := warn(a, cfg); ok {
 			warnings = append(warnings, w)
+		}
+		if a.Keep && keepsAddresses(a.Name, actual) {
+			what := fmt.Sprintf("KIngress %q has no load balancer status; they follow it again once it has one", routenames.Ingress(r))
+			if ing == nil {
+				what = fmt.Sprintf("KIngress %q does not exist; they follow it again once it has a load balancer", routenames.Ingress(r))
+			}
+			warnings = append(warnings, warning{"LoadBalancerNotReady", fmt.Sprintf("Service %q keeps its last addresses: %s", a.Name, what)})
 		}
 		in.Targets = append(in.Targets, a.Target)
 	}
@@ -262,47 +371,170 @@ func warn(a *resources.Addressing, cfg *config.RouteAddress) (warning, bool) {
 			a.Name, config.ExternalNameFallbackKey, cfg.ExternalNameFallback, detail)}, true
 	default:
 		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
-			"Service %q: some load balancer entries are left out: %s", a.Name, detail)}, true
+			"Service %q: some load balancer entries are left out or rewritten: %s", a.Name, detail)}, true
 	}
 }
 
-// execute sends the operations in order and stops at the first error, so
-// that the work queue retries the whole plan with backoff. Creations and
-// deletions are reported in one Normal event per verb (Created, Deleted)
-// rather than one per object; updates are logged only, as upstream's route
-// reconciler does. Events share the client's rate limit with the writes,
-// and every change of the gateway's addresses updates every Route.
-func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) error {
-	logger := logging.FromContext(ctx)
-	recorder := controller.GetEventRecorder(ctx)
-	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
-	done := map[plan.Verb][]string{}
-	defer func() {
-		for _, v := range []plan.Verb{plan.Create, plan.Delete} {
-			if len(done[v]) > 0 {
-				recorder.Eventf(r, corev1.EventTypeNormal, pastTense[v], "%s %s", pastTense[v], strings.Join(done[v], ", "))
-			}
+// outcome is what execute did: the objects created and deleted (for one
+// Normal event per verb), and Warnings found on the way.
+type outcome struct {
+	done     map[plan.Verb][]string
+	warnings []warning
+}
+
+// execute sends the operations in order. A failed operation stops the
+// later operations of its Service name only (they depend on it); the
+// other names go on, and the errors are returned together so that the work
+// queue retries with backoff. Creations and deletions are reported by the
+// caller in one Normal event per verb; updates are logged only, as
+// upstream's route reconciler does. Events share the client's rate limit
+// with the writes, and every change of the gateway's addresses updates
+// every Route.
+func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) (outcome, error) {
+	out := outcome{done: map[plan.Verb][]string{}}
+	failed := map[string]bool{}
+	var errs []error
+	for i, op := range ops {
+		if failed[op.Service()] {
+			continue
 		}
-	}()
-	for _, op := range ops {
-		if err := c.do(ctx, op); err != nil {
-			verb := strings.ToLower(string(op.Verb))
-			if op.Verb == plan.Create && apierrs.IsAlreadyExists(err) {
-				// Exists but invisible to our listers: somebody else's.
-				recorder.Eventf(r, corev1.EventTypeWarning, "NotOwned",
-					"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name)
-			} else {
-				recorder.Eventf(r, corev1.EventTypeWarning, failedReason[op.Verb], "Failed to %s %s %q: %v", verb, op.Kind, op.Name(), err)
-			}
-			return fmt.Errorf("failed to %s %s %q: %w", verb, op.Kind, op.Name(), err)
+		if err := c.apply(ctx, r, op, replacement(ops[i+1:], op), &out); err != nil {
+			failed[op.Service()] = true
+			errs = append(errs, err)
 		}
-		c.expect.wrote(key, op)
-		logger.Infof("%s %s %q (%s)", op.Verb, op.Kind, op.Name(), op.Reason)
-		if _, evented := pastTense[op.Verb]; evented {
-			done[op.Verb] = append(done[op.Verb], fmt.Sprintf("%s %q", op.Kind, op.Name()))
+	}
+	return out, combine(errs)
+}
+
+// replacement returns the Create that follows op in later when op deletes
+// an object to create it again (an immutable field changes), else nil.
+func replacement(later []plan.Op, op plan.Op) *plan.Op {
+	if op.Verb != plan.Delete {
+		return nil
+	}
+	for i := range later {
+		if later[i].Verb == plan.Create && later[i].Kind == op.Kind && later[i].Name() == op.Name() {
+			return &later[i]
 		}
 	}
 	return nil
+}
+
+// apply sends one operation. Before deleting an object to replace it, the
+// replacement is created in a server-side dry run: if the apiserver would
+// refuse it, the live object stays (the name keeps resolving) and the
+// error is reported.
+func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replaced *plan.Op, out *outcome) error {
+	logger := logging.FromContext(ctx)
+	recorder := controller.GetEventRecorder(ctx)
+	verb := strings.ToLower(string(op.Verb))
+	if replaced != nil {
+		// The live object holds the name, so a dry run that passes
+		// validation ends in AlreadyExists.
+		if err := c.do(ctx, *replaced, true); err != nil && !apierrs.IsAlreadyExists(err) {
+			recorder.Eventf(r, corev1.EventTypeWarning, failedReason[plan.Create],
+				"Failed to create %s %q (dry run before replacing it; the current one is kept): %v", op.Kind, op.Name(), err)
+			return fmt.Errorf("failed to create %s %q (dry run): %w", op.Kind, op.Name(), err)
+		}
+	}
+	err := c.do(ctx, op, false)
+	if op.Verb == plan.Create && apierrs.IsAlreadyExists(err) {
+		return c.alreadyExists(ctx, r, op, err, out)
+	}
+	if err != nil {
+		// A conflict means our cache was behind: retried without a
+		// Warning, as knative's generated reconcilers do.
+		if !apierrs.IsConflict(err) {
+			recorder.Eventf(r, corev1.EventTypeWarning, failedReason[op.Verb], "Failed to %s %s %q: %v", verb, op.Kind, op.Name(), err)
+		}
+		return fmt.Errorf("failed to %s %s %q: %w", verb, op.Kind, op.Name(), err)
+	}
+	c.wrote(r, op, out)
+	logger.Infof("%s %s %q (%s)", op.Verb, op.Kind, op.Name(), op.Reason)
+	return nil
+}
+
+func (c *Reconciler) wrote(r *v1.Route, op plan.Op, out *outcome) {
+	c.expect.wrote(types.NamespacedName{Namespace: r.Namespace, Name: r.Name}, op)
+	if _, evented := pastTense[op.Verb]; evented {
+		out.done[op.Verb] = append(out.done[op.Verb], fmt.Sprintf("%s %q", op.Kind, op.Name()))
+	}
+}
+
+// alreadyExists handles a create refused because the name is taken by an
+// object our informers do not show. Somebody else's blocks the name (a
+// NotOwned Warning). A slice the Route controls is taken back, labels
+// included, so that the informer sees it again. Any other object of the
+// Route's is in the informer's way: the Route is requeued.
+func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op, createErr error, out *outcome) error {
+	live, err := c.get(ctx, op)
+	if err != nil {
+		return fmt.Errorf("failed to get %s %q after it already existed: %w", op.Kind, op.Name(), err)
+	}
+	if !metav1.IsControlledBy(live, r) {
+		out.warnings = append(out.warnings, warning{"NotOwned", fmt.Sprintf(
+			"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name)})
+		return fmt.Errorf("failed to create %s %q: %w", op.Kind, op.Name(), createErr)
+	}
+	have, isSlice := live.(*discoveryv1.EndpointSlice)
+	if !isSlice {
+		logging.FromContext(ctx).Infof("%s %q exists but is not in the informer's cache yet; requeueing", op.Kind, op.Name())
+		return controller.NewRequeueAfter(time.Second)
+	}
+	for _, o := range plan.TakeBack(op.Object.(*discoveryv1.EndpointSlice), have) {
+		if err := c.do(ctx, o, false); err != nil {
+			return fmt.Errorf("failed to %s %s %q to take it back: %w", strings.ToLower(string(o.Verb)), o.Kind, o.Name(), err)
+		}
+		c.wrote(r, o, out)
+		logging.FromContext(ctx).Infof("%s %s %q (%s)", o.Verb, o.Kind, o.Name(), o.Reason)
+	}
+	return nil
+}
+
+// get reads the object op writes from the apiserver.
+func (c *Reconciler) get(ctx context.Context, op plan.Op) (metav1.Object, error) {
+	ns, name := op.Object.GetNamespace(), op.Name()
+	switch op.Kind {
+	case plan.KindService:
+		return c.kubeclient.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{})
+	case plan.KindEndpoints:
+		return c.kubeclient.CoreV1().Endpoints(ns).Get(ctx, name, metav1.GetOptions{})
+	default:
+		return c.kubeclient.DiscoveryV1().EndpointSlices(ns).Get(ctx, name, metav1.GetOptions{})
+	}
+}
+
+// combine returns the errors of one reconcile as one. A real failure comes
+// first and hides requeues and conflicts (its backoff retries them all);
+// with conflicts only, the result is a conflict (no Warning, as knative's
+// generated reconcilers treat it); with requeues only, a requeue.
+func combine(errs []error) error {
+	var failures, conflicts, requeues []error
+	for _, err := range errs {
+		switch {
+		case apierrs.IsConflict(err):
+			conflicts = append(conflicts, err)
+		case isRequeue(err):
+			requeues = append(requeues, err)
+		default:
+			failures = append(failures, err)
+		}
+	}
+	for _, group := range [][]error{failures, conflicts, requeues} {
+		switch len(group) {
+		case 0:
+		case 1:
+			return group[0]
+		default:
+			return errors.Join(group...)
+		}
+	}
+	return nil
+}
+
+func isRequeue(err error) bool {
+	ok, _ := controller.IsRequeueKey(err)
+	return ok
 }
 
 var (
@@ -310,9 +542,14 @@ var (
 	failedReason = map[plan.Verb]string{plan.Create: "CreationFailed", plan.Update: "UpdateFailed", plan.Delete: "DeleteFailed"}
 )
 
-func (c *Reconciler) do(ctx context.Context, op plan.Op) error {
+// do sends op; a Create is only a server-side dry run when dryRun is set.
+func (c *Reconciler) do(ctx context.Context, op plan.Op, dryRun bool) error {
 	ns := op.Object.GetNamespace()
 	del := metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: ptrUID(op.Object.GetUID())}}
+	create := metav1.CreateOptions{}
+	if dryRun {
+		create.DryRun = []string{metav1.DryRunAll}
+	}
 	core := c.kubeclient.CoreV1()
 	discovery := c.kubeclient.DiscoveryV1()
 	var err error
@@ -320,7 +557,7 @@ func (c *Reconciler) do(ctx context.Context, op plan.Op) error {
 	case *corev1.Service:
 		switch op.Verb {
 		case plan.Create:
-			_, err = core.Services(ns).Create(ctx, o, metav1.CreateOptions{})
+			_, err = core.Services(ns).Create(ctx, o, create)
 		case plan.Update:
 			_, err = core.Services(ns).Update(ctx, o, metav1.UpdateOptions{})
 		case plan.Delete:
@@ -329,7 +566,7 @@ func (c *Reconciler) do(ctx context.Context, op plan.Op) error {
 	case *corev1.Endpoints:
 		switch op.Verb {
 		case plan.Create:
-			_, err = core.Endpoints(ns).Create(ctx, o, metav1.CreateOptions{})
+			_, err = core.Endpoints(ns).Create(ctx, o, create)
 		case plan.Update:
 			_, err = core.Endpoints(ns).Update(ctx, o, metav1.UpdateOptions{})
 		case plan.Delete:
@@ -338,7 +575,7 @@ func (c *Reconciler) do(ctx context.Context, op plan.Op) error {
 	case *discoveryv1.EndpointSlice:
 		switch op.Verb {
 		case plan.Create:
-			_, err = discovery.EndpointSlices(ns).Create(ctx, o, metav1.CreateOptions{})
+			_, err = discovery.EndpointSlices(ns).Create(ctx, o, create)
 		case plan.Update:
 			_, err = discovery.EndpointSlices(ns).Update(ctx, o, metav1.UpdateOptions{})
 		case plan.Delete:

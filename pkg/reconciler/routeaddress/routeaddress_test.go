@@ -30,6 +30,7 @@ import (
 	k8stypes "k8s.io/apimachinery/pkg/types"
 	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
 	clientgotesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	fakekubeclient "knative.dev/pkg/client/injection/kube/client/fake"
@@ -48,6 +49,7 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
@@ -323,6 +325,8 @@ func TestReconcile(t *testing.T) {
 			deleteOf(servicesResource, h),
 		},
 		WantCreates: []runtime.Object{
+			// A dry run before the delete, then the create.
+			desired(untagged, lbIP, es, on)[h].Service,
 			desired(untagged, lbIP, es, on)[h].Service, desired(untagged, lbIP, es, on)[h].Slices[0],
 		},
 		WantEvents: []string{
@@ -336,7 +340,7 @@ func TestReconcile(t *testing.T) {
 		WantDeletes: []clientgotesting.DeleteActionImpl{
 			deleteOf(servicesResource, h), deleteOf(slicesResource, h+"-ipv4"),
 		},
-		WantCreates: []runtime.Object{desired(untagged, lbDomain, es, on)[h].Service},
+		WantCreates: []runtime.Object{desired(untagged, lbDomain, es, on)[h].Service, desired(untagged, lbDomain, es, on)[h].Service},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
 				"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=Enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
@@ -474,12 +478,12 @@ func TestReconcile(t *testing.T) {
 		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
 		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
 	}, TableRow{
-		Name:    "switch EndpointsAndSlices → ExternalName with an IP: the label comes off for upstream",
+		Name:    "switch EndpointsAndSlices → ExternalName with an IP: the labels come off for upstream",
 		Key:     key,
 		Ctx:     withMode(en, on),
 		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, eps, on))...)...),
 		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(liveOne(desired(untagged, lbIP, ep, on)[h].Endpoints))),
+			updateOf(withUID(liveOne(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel)))),
 		},
 	}, TableRow{
 		Name:        "switch EndpointSlices → Endpoints: Endpoints first, slices deleted last",
@@ -502,24 +506,41 @@ func TestReconcile(t *testing.T) {
 		}
 	}
 
-	table.Test(t, MakeFactory(func(ctx context.Context, listers *Listers, _ configmap.Watcher) controller.Reconciler {
+	table.Test(t, factory())
+}
+
+// factory builds the Reconciler on the row's listers and fake client, in
+// the mode the row's context carries (withMode), and with the warnings
+// already reported that it carries (withWarned).
+func factory() Factory {
+	return MakeFactory(func(ctx context.Context, listers *Listers, _ configmap.Watcher) controller.Reconciler {
+		es, on := config.ModeEndpointSlices, config.FallbackEnabled
 		ra, _ := ctx.Value(cfgKey{}).(*config.RouteAddress)
 		if ra == nil {
 			ra = &config.RouteAddress{Mode: es, ExternalNameFallback: on}
+		}
+		slices := listers.IndexerFor(&discoveryv1.EndpointSlice{})
+		if err := slices.AddIndexers(cache.Indexers{sliceIndex: sliceIndexFunc}); err != nil {
+			panic(err)
 		}
 		r := &Reconciler{
 			kubeclient:      fakekubeclient.Get(ctx),
 			ingressLister:   listers.GetIngressLister(),
 			serviceLister:   listers.GetK8sServiceLister(),
 			endpointsLister: listers.GetEndpointsLister(),
-			sliceLister:     discoveryv1listers.NewEndpointSliceLister(listers.IndexerFor(&discoveryv1.EndpointSlice{})),
+			sliceLister:     discoveryv1listers.NewEndpointSliceLister(slices),
+			sliceIndexer:    slices,
 			tracker:         ctx.Value(TrackerKey).(tracker.Interface),
 			expect:          newExpectations(),
+			warned:          newWarned(),
+		}
+		if w, ok := ctx.Value(warnedKey{}).([]string); ok {
+			r.warned.seed(k8stypes.NamespacedName{Namespace: rt.Namespace, Name: rt.RouteName}, w)
 		}
 		return routereconciler.NewReconciler(ctx, logging.FromContext(ctx), servingclient.Get(ctx),
 			listers.GetRouteLister(), controller.GetEventRecorder(ctx), r,
 			controller.Options{ConfigStore: testStore{ra: ra}, SkipStatusUpdates: true})
-	}))
+	})
 }
 
 // withUID gives a desired object the UID and resourceVersion live() gives

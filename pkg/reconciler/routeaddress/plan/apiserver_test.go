@@ -25,6 +25,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
@@ -97,11 +98,11 @@ func (s *apiserver) do(op plan.Op) error {
 	s.writes++
 	switch o := op.Object.(type) {
 	case *corev1.Service:
-		return doKind(s, op.Verb, s.services, o, s.defaultService, validateServiceUpdate)
+		return doKind(s, op.Verb, s.services, o, s.defaultService, validateService)
 	case *corev1.Endpoints:
 		return doKind(s, op.Verb, s.endpoints, o, defaultEndpoints, nil)
 	case *discoveryv1.EndpointSlice:
-		return doKind(s, op.Verb, s.slices, o, defaultSlice, validateSliceUpdate)
+		return doKind(s, op.Verb, s.slices, o, defaultSlice, validateSlice)
 	}
 	return fmt.Errorf("unknown object %T", op.Object)
 }
@@ -120,6 +121,11 @@ func doKind[T any, P object[T]](s *apiserver, verb plan.Verb, store map[string]P
 	old, exists := store[o.GetName()]
 	switch verb {
 	case plan.Create:
+		if validate != nil {
+			if err := validate(nil, o); err != nil {
+				return err
+			}
+		}
 		if exists {
 			return fmt.Errorf("already exists")
 		}
@@ -163,7 +169,17 @@ func (s *apiserver) defaultService(old, svc *corev1.Service) {
 	})
 }
 
-func validateServiceUpdate(old, svc *corev1.Service) error {
+// validateService refuses what the real apiserver refuses of a Service we
+// might write; old is nil on create.
+func validateService(old, svc *corev1.Service) error {
+	if svc.Spec.Type == corev1.ServiceTypeExternalName {
+		if errs := validation.IsDNS1123Subdomain(strings.TrimSuffix(svc.Spec.ExternalName, ".")); len(errs) > 0 {
+			return fmt.Errorf("spec.externalName: Invalid value %q: %s", svc.Spec.ExternalName, strings.Join(errs, "; "))
+		}
+	}
+	if old == nil {
+		return nil
+	}
 	if old.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.Type == corev1.ServiceTypeExternalName {
 		return fmt.Errorf("spec.type: ClusterIP → ExternalName is refused (kubernetes#104329)")
 	}
@@ -177,7 +193,10 @@ func defaultEndpoints(_, ep *corev1.Endpoints) { DefaultEndpoints(ep) }
 
 func defaultSlice(_, s *discoveryv1.EndpointSlice) { DefaultSlice(s) }
 
-func validateSliceUpdate(old, s *discoveryv1.EndpointSlice) error {
+func validateSlice(old, s *discoveryv1.EndpointSlice) error {
+	if old == nil {
+		return nil
+	}
 	if old.AddressType != s.AddressType {
 		return fmt.Errorf("addressType: field is immutable")
 	}

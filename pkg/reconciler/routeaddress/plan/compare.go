@@ -20,6 +20,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
 // This file compares only the fields this project writes. Fields the
@@ -148,7 +150,7 @@ func updatedService(want, have *corev1.Service) *corev1.Service {
 
 // ownedEndpointsLabels are labels whose absence from the desired Endpoints
 // means they must be absent from the live one too.
-var ownedEndpointsLabels = []string{discoveryv1.LabelSkipMirror}
+var ownedEndpointsLabels = []string{discoveryv1.LabelSkipMirror, names.MarkLabel}
 
 func endpointsEqual(want, have *corev1.Endpoints) bool {
 	if !metaContains(want.Labels, have.Labels, ownedEndpointsLabels) || !metaContains(want.Annotations, have.Annotations, nil) {
@@ -190,9 +192,12 @@ func updatedEndpoints(want, have *corev1.Endpoints) *corev1.Endpoints {
 	return out
 }
 
-func withoutSkipMirror(have *corev1.Endpoints) *corev1.Endpoints {
+// withoutMarks is have without the labels that say it is ours, for
+// upstream to take over.
+func withoutMarks(have *corev1.Endpoints) *corev1.Endpoints {
 	out := have.DeepCopy()
 	delete(out.Labels, discoveryv1.LabelSkipMirror)
+	delete(out.Labels, names.MarkLabel)
 	return out
 }
 

@@ -154,6 +154,11 @@ func (p *planner) target(t *Target) {
 		return
 	}
 
+	if t.Keep && svc != nil {
+		// No load balancer: the name keeps what it has.
+		return
+	}
+
 	// Service. Endpoints go before a Service that stays (so an ExternalName
 	// Service turns headless with its addresses already there), after one
 	// that is created or recreated.
@@ -207,12 +212,14 @@ func (p *planner) target(t *Target) {
 }
 
 // release plans one name whose Service the upstream route reconciler owns
-// again: the skip-mirror label comes off an Endpoints upstream keeps, and our
-// EndpointSlices (and an Endpoints upstream does not want) go once upstream
-// has reshaped the Service, so that the name never stops resolving. A
-// headless Service without endpoints while upstream has no load balancer is
-// our placeholder: upstream would never reshape it, so it is deleted and
-// upstream creates its own.
+// again. The marks come off an Endpoints upstream keeps; our EndpointSlices
+// (and our Endpoints that upstream does not want) go once upstream has
+// reshaped the Service, so that the name never stops resolving. While
+// upstream has no shape for the Service it never reshapes it, so a
+// headless Service of ours is deleted (and upstream creates its own
+// placeholder) when it serves no addresses, or when upstream refuses the
+// load balancer outright; when the load balancer is merely gone, it keeps
+// its last addresses until upstream takes over.
 func (p *planner) release(t *Target) {
 	svc, ep := p.service(t.Name), p.endpointsOf(t.Name)
 	if svc != nil && !p.controlled(svc) {
@@ -221,19 +228,29 @@ func (p *planner) release(t *Target) {
 	if ep != nil && !p.controlled(ep) {
 		ep = nil
 	}
-	ours := ep != nil && ep.Labels[discoveryv1.LabelSkipMirror] != ""
+	var ss []*discoveryv1.EndpointSlice
+	for _, s := range p.slicesOf(t.Name) {
+		if p.controlled(s) {
+			ss = append(ss, s)
+		}
+	}
+	ours := ep != nil && oursEndpoints(ep)
 	up := t.Upstream
 	headless := svc != nil && svc.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.ClusterIP == corev1.ClusterIPNone
 
-	if headless && !up.Ready && (ep == nil || ours) {
-		p.serviceOps = append(p.serviceOps, Op{Verb: Delete, Kind: KindService, Object: svc, Reason: "released to upstream: placeholder"})
+	if headless && !up.Ready && (ep == nil || ours) && (up.Refused || !servesAddresses(ep, ss)) {
+		reason := "released to upstream: placeholder"
+		if up.Refused {
+			reason = "released to upstream, which refuses the load balancer"
+		}
+		p.serviceOps = append(p.serviceOps, Op{Verb: Delete, Kind: KindService, Object: svc, Reason: reason})
 		headless = false
 	}
-	handedOver := !headless || !up.Ready || (up.Endpoints && ep != nil && !ours)
+	handedOver := !headless || (up.Endpoints && ep != nil && !ours)
 
 	if ours {
 		if up.Endpoints {
-			p.prepareOps = append(p.prepareOps, Op{Verb: Update, Kind: KindEndpoints, Object: withoutSkipMirror(ep), Reason: "released to upstream"})
+			p.prepareOps = append(p.prepareOps, Op{Verb: Update, Kind: KindEndpoints, Object: withoutMarks(ep), Reason: "released to upstream"})
 		} else if handedOver {
 			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "released to upstream"})
 		}
@@ -241,11 +258,33 @@ func (p *planner) release(t *Target) {
 	if !handedOver {
 		return
 	}
-	for _, s := range p.slicesOf(t.Name) {
-		if p.controlled(s) {
-			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "released to upstream"})
+	for _, s := range ss {
+		p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "released to upstream"})
+	}
+}
+
+// oursEndpoints reports whether an Endpoints was written by this project
+// rather than by upstream.
+func oursEndpoints(ep *corev1.Endpoints) bool {
+	return ep.Labels[names.MarkLabel] != "" || ep.Labels[discoveryv1.LabelSkipMirror] != ""
+}
+
+// servesAddresses reports whether the Endpoints or any of the slices hold
+// an address.
+func servesAddresses(ep *corev1.Endpoints, ss []*discoveryv1.EndpointSlice) bool {
+	if ep != nil {
+		for _, sub := range ep.Subsets {
+			if len(sub.Addresses)+len(sub.NotReadyAddresses) > 0 {
+				return true
+			}
 		}
 	}
+	for _, s := range ss {
+		if len(s.Endpoints) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // orphans deletes what the Route controls under names it no longer wants.
@@ -272,7 +311,7 @@ func (p *planner) orphans(targets []*Target) {
 	var eps []*corev1.Endpoints
 	for _, e := range p.endpoints {
 		if !desired(e.Name) && p.controlled(e) && p.endpointsOf(e.Name) == e &&
-			(managed || e.Labels[discoveryv1.LabelSkipMirror] != "" && p.service(e.Name) == nil) {
+			(managed || oursEndpoints(e) && p.service(e.Name) == nil) {
 			eps = append(eps, e)
 		}
 	}
@@ -304,4 +343,18 @@ func findSlice(ss []*discoveryv1.EndpointSlice, name string) *discoveryv1.Endpoi
 		}
 	}
 	return nil
+}
+
+// TakeBack returns the operations that make have, a slice the Route
+// controls that was not among the actual objects (its labels no longer
+// select it), into want again: an update, or a replacement when its
+// addressType differs.
+func TakeBack(want, have *discoveryv1.EndpointSlice) []Op {
+	if have.AddressType != want.AddressType {
+		return []Op{
+			{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "taken back: addressType changed"},
+			{Verb: Create, Kind: KindEndpointSlice, Object: want, Reason: "taken back: addressType changed"},
+		}
+	}
+	return []Op{{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(want, have), Reason: "taken back"}}
 }

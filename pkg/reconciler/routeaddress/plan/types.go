@@ -67,6 +67,15 @@ type Op struct {
 // Name returns the name of the object the operation writes.
 func (o Op) Name() string { return o.Object.GetName() }
 
+// Service returns the name of the Service whose objects the operation
+// writes: the object's own name, or an EndpointSlice's service-name label.
+func (o Op) Service() string {
+	if s, ok := o.Object.(*discoveryv1.EndpointSlice); ok {
+		return s.Labels[discoveryv1.LabelServiceName]
+	}
+	return o.Object.GetName()
+}
+
 // Target is what one of the Route's cluster-local names (the default one or
 // a tag's) should look like.
 type Target struct {
@@ -81,6 +90,10 @@ type Target struct {
 	// Upstream is what the upstream route reconciler makes of this name; it
 	// matters only when the Input is Released.
 	Upstream Upstream
+	// Keep is true when the KIngress has no load balancer: what exists
+	// under this name stays as it is (its last addresses keep resolving);
+	// only a missing Service is created, from Service.
+	Keep bool
 }
 
 // Upstream describes what the upstream route reconciler will make of a
@@ -92,6 +105,10 @@ type Upstream struct {
 	// Endpoints is true when upstream keeps a core/v1 Endpoints for the
 	// Service (the load balancer is an IP).
 	Endpoints bool
+	// Refused is true when the KIngress has a load balancer that upstream
+	// cannot make a Service of (more than one entry): upstream will not
+	// reshape the Service while it stays.
+	Refused bool
 }
 
 // Input is what the planner works on.

@@ -45,9 +45,12 @@ const (
 	// balancer's addresses.
 	ShapeHeadless Shape = "Headless"
 	// ShapeHeadlessEmpty is a headless Service with no endpoints: the load
-	// balancer is not ready yet, or it is unresolvable and the ExternalName
-	// fallback is disabled.
+	// balancer is unresolvable and the ExternalName fallback is disabled.
 	ShapeHeadlessEmpty Shape = "HeadlessNoEndpoints"
+	// ShapeKept means the KIngress has no load balancer (not yet, or no
+	// longer): the name keeps whatever it has, and a missing Service is
+	// created as a headless placeholder with no endpoints.
+	ShapeKept Shape = "Kept"
 	// ShapeExternalName is upstream's ExternalName Service, used as the
 	// fallback for an unresolvable load balancer.
 	ShapeExternalName Shape = "ExternalName"
@@ -103,8 +106,17 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholde
 		if lb != nil {
 			if pair, err := routeresources.MakeK8sService(ctx, route, tag, ing, isPrivate); err == nil {
 				a.Upstream = plan.Upstream{Ready: true, Endpoints: pair.Endpoints != nil}
+			} else {
+				a.Upstream = plan.Upstream{Refused: true}
 			}
 		}
+		return a, nil
+	}
+	if lb == nil {
+		// No load balancer: a new Route waits for one, and an existing one
+		// keeps its last addresses, as upstream keeps its Service and
+		// Endpoints while the KIngress is not ready.
+		a.Shape, a.Service, a.Keep = ShapeKept, placeholder.headless, true
 		return a, nil
 	}
 
@@ -121,14 +133,14 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholde
 		if a.Service, err = upstreamService(ctx, route, tag, ing, netv1alpha1.LoadBalancerIngressStatus{MeshOnly: true}); err != nil {
 			return nil, err
 		}
-	case lb != nil && res.Fallback != nil && cfg.ExternalNameFallback == config.FallbackEnabled:
+	case res.Fallback != nil && cfg.ExternalNameFallback == config.FallbackEnabled:
 		a.Shape = ShapeExternalName
 		if a.Service, err = upstreamService(ctx, route, tag, ing, *res.Fallback); err != nil {
 			return nil, err
 		}
 	default:
-		// No load balancer yet, or unresolvable with the fallback disabled
-		// (or nothing to fall back to).
+		// Unresolvable with the fallback disabled (or nothing to fall back
+		// to).
 		a.Shape = ShapeHeadlessEmpty
 		a.Service = placeholder.headless
 	}
@@ -166,14 +178,17 @@ func headless(placeholder *corev1.Service) *corev1.Service {
 }
 
 // makeEndpoints is upstream's Endpoints for an IP load balancer, with every
-// address, the resolved port and, when our own slices exist too, the label
-// that keeps the mirroring controller from copying it. ips are the
+// address, the resolved port, our mark (names.MarkLabel) and, when our own
+// slices exist too, the label that keeps the mirroring controller from
+// copying it. ips are the
 // addresses' strings.
 func makeEndpoints(svc *corev1.Service, ips []string, port int32, skipMirror bool) *corev1.Endpoints {
 	meta := svc.ObjectMeta
+	mark := map[string]string{names.MarkLabel: names.ManagedBy}
 	if skipMirror {
-		meta.Labels = kmap.Union(svc.Labels, map[string]string{discoveryv1.LabelSkipMirror: "true"})
+		mark[discoveryv1.LabelSkipMirror] = "true"
 	}
+	meta.Labels = kmap.Union(svc.Labels, mark)
 	addresses := make([]corev1.EndpointAddress, len(ips))
 	for i, ip := range ips {
 		addresses[i].IP = ip

@@ -37,6 +37,7 @@ import (
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
@@ -73,7 +74,7 @@ var lbCases = []lbCase{{
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("fd00::7"), IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7", "fd00::7"},
 	port:     80,
-	upstream: plan.Upstream{}, // upstream refuses more than one entry
+	upstream: plan.Upstream{Refused: true}, // upstream refuses more than one entry
 }, {
 	name:     "IP and DomainInternal in one entry (net-contour)",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{{IP: "10.0.0.8", DomainInternal: GatewayDomain}},
@@ -155,6 +156,56 @@ var lbCases = []lbCase{{
 	problems: []Reason{ReasonInvalidIP},
 	upstream: plan.Upstream{Ready: true, Endpoints: true},
 }, {
+	name:     "loopback IP",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("127.0.0.1")},
+	problems: []Reason{ReasonAddressNotAllowed},
+	upstream: plan.Upstream{Ready: true, Endpoints: true},
+}, {
+	name:     "addresses the apiserver refuses in endpoints, one usable",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("::1"), IP("169.254.1.1"), IP("fe80::1"), IP("0.0.0.0"), IP("::"), IP("224.0.0.1"), IP("ff02::1"), IP("10.0.0.7")},
+	addrs:    []string{"10.0.0.7"},
+	port:     80,
+	problems: []Reason{ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed},
+	upstream: plan.Upstream{Refused: true},
+}, {
+	name:     "IPv4-mapped IPv6 address: used as IPv4, and said so",
+	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("::ffff:10.0.0.7")},
+	addrs:    []string{"10.0.0.7"},
+	port:     80,
+	problems: []Reason{ReasonMappedAddress},
+	upstream: plan.Upstream{Ready: true, Endpoints: true},
+}, {
+	name:       "DomainInternal in upper case",
+	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("Kourier-Internal.KOURIER-SYSTEM.svc.Cluster.Local")},
+	gateway:    GatewayService([]string{"10.96.0.10"}),
+	addrs:      []string{"10.96.0.10"},
+	port:       80,
+	referenced: true,
+	upstream:   plan.Upstream{Ready: true},
+}, {
+	name:       "DomainInternal <service>.<namespace>.svc",
+	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayName + "." + GatewayNamespace + ".svc")},
+	gateway:    GatewayService([]string{"10.96.0.10"}),
+	addrs:      []string{"10.96.0.10"},
+	port:       80,
+	referenced: true,
+	upstream:   plan.Upstream{Ready: true},
+}, {
+	name:       "DomainInternal <service>.<namespace>. with a trailing dot",
+	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayName + "." + GatewayNamespace + ".")},
+	gateway:    GatewayService([]string{"10.96.0.10"}),
+	addrs:      []string{"10.96.0.10"},
+	port:       80,
+	referenced: true,
+	upstream:   plan.Upstream{Ready: true},
+}, {
+	name:       "DomainInternal in upper case, Service missing: the fallback is lower case",
+	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("Missing.Kourier-System.svc.cluster.local")},
+	fallback:   "missing.kourier-system.svc.cluster.local",
+	problems:   []Reason{ReasonServiceNotFound},
+	referenced: true,
+	upstream:   plan.Upstream{Ready: true},
+}, {
 	name:     "MeshOnly",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{MeshOnly()},
 	mesh:     true,
@@ -167,6 +218,7 @@ var lbCases = []lbCase{{
 	port:       80,
 	problems:   []Reason{ReasonExternalDomain},
 	referenced: true,
+	upstream:   plan.Upstream{Refused: true},
 }, {
 	name:     "entries on different ports",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7"), DomainInternal(GatewayDomain)},
@@ -176,6 +228,7 @@ var lbCases = []lbCase{{
 	problems: []Reason{ReasonPortMismatch},
 	// the second entry is still looked at, so it is still tracked.
 	referenced: true,
+	upstream:   plan.Upstream{Refused: true},
 }}
 
 type summary struct {
@@ -225,6 +278,9 @@ func expect(c lbCase, cfg config.RouteAddress, svcName string) summary {
 		return summary{Shape: ShapeUpstream, Upstream: c.upstream}
 	}
 	switch {
+	case len(c.entries) == 0:
+		// No load balancer: keep what exists, else a headless placeholder.
+		s.Shape, s.Type, s.ClusterIP = ShapeKept, corev1.ServiceTypeClusterIP, corev1.ClusterIPNone
 	case len(c.addrs) > 0:
 		s.Shape, s.Type, s.ClusterIP = ShapeHeadless, corev1.ServiceTypeClusterIP, corev1.ClusterIPNone
 		if cfg.Mode.WritesEndpoints() {
@@ -340,6 +396,7 @@ func TestMakeAddressingGolden(t *testing.T) {
 	}
 	epMeta := *meta.DeepCopy()
 	epMeta.Labels["endpointslice.kubernetes.io/skip-mirror"] = "true"
+	epMeta.Labels["serving.knative.dev/route-address"] = "routeaddress-controller.knative.dev"
 	wantEp := &corev1.Endpoints{
 		ObjectMeta: epMeta,
 		Subsets: []corev1.EndpointSubset{{
@@ -416,6 +473,10 @@ func TestParityWithUpstream(t *testing.T) {
 				if diff := cmp.Diff(want.Service, got.Service); diff != "" {
 					t.Error("Service differs from upstream (-want +got):", diff)
 				}
+				if want.Endpoints != nil {
+					// Ours carry our mark.
+					want.Endpoints.Labels[names.MarkLabel] = names.ManagedBy
+				}
 				if diff := cmp.Diff(want.Endpoints, got.Endpoints, cmpopts.EquateEmpty()); diff != "" {
 					t.Error("Endpoints differ from upstream (-want +got):", diff)
 				}
@@ -461,11 +522,19 @@ func TestSplitServiceDomain(t *testing.T) {
 	}{
 		{"gw.ns.svc.cluster.local", "gw", "ns", true},
 		{"gw.ns.svc.cluster.local.", "gw", "ns", true},
-		{"gw.ns.svc", "", "", false},
+		{"GW.Ns.SVC.Cluster.Local", "gw", "ns", true},
+		{"gw.ns.svc", "gw", "ns", true},
+		{"gw.ns.svc.", "gw", "ns", true},
+		{"gw.ns", "gw", "ns", true},
+		{"gw.ns.", "gw", "ns", true},
+		{"gw", "", "", false},
 		{"gw.sub.ns.svc.cluster.local", "", "", false},
 		{".ns.svc.cluster.local", "", "", false},
+		{"gw..svc", "", "", false},
 		{"gw.svc.cluster.local", "", "", false},
 		{"gw.ns.svc.other.local", "", "", false},
+		{"gateway.corp.example.com", "", "", false},
+		{"gw_1.ns", "", "", false},
 	} {
 		name, ns, ok := splitServiceDomain(tc.in)
 		if name != tc.name || ns != tc.ns || ok != tc.ok {

@@ -25,6 +25,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 
 	netapi "knative.dev/networking/pkg/apis/networking"
@@ -63,6 +64,13 @@ const (
 	// ReasonNoAddress: the entry has neither IP, DomainInternal, Domain nor
 	// MeshOnly.
 	ReasonNoAddress Reason = "NoAddress"
+	// ReasonAddressNotAllowed: the address is one the apiserver refuses in
+	// Endpoints and EndpointSlices (unspecified, loopback, link-local or
+	// multicast); the entry is left out.
+	ReasonAddressNotAllowed Reason = "AddressNotAllowed"
+	// ReasonMappedAddress: an IPv4-mapped IPv6 address, used as the IPv4
+	// address it maps.
+	ReasonMappedAddress Reason = "IPv4MappedAddress"
 )
 
 // Problem is one load balancer entry that could not be turned into
@@ -149,7 +157,9 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 	for i := range lb.Ingress {
 		e := &lb.Ingress[i]
 		if r.Fallback == nil && (e.DomainInternal != "" || e.Domain != "") {
-			r.Fallback = &netv1alpha1.LoadBalancerIngressStatus{DomainInternal: e.DomainInternal, Domain: e.Domain}
+			// DNS names are case-insensitive; the apiserver takes an
+			// externalName in lower case only.
+			r.Fallback = &netv1alpha1.LoadBalancerIngressStatus{DomainInternal: strings.ToLower(e.DomainInternal), Domain: strings.ToLower(e.Domain)}
 		}
 
 		var (
@@ -166,13 +176,21 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 				prob = &Problem{ReasonInvalidIP, fmt.Sprintf("load balancer IP %q is not an IP address", e.IP)}
 				break
 			}
-			addrs, port = append(addrs, a.Unmap()), netapi.ServiceHTTPPort
+			var note *Problem
+			if a, prob, note = usable(a, "load balancer IP"); note != nil {
+				r.Problems = append(r.Problems, *note)
+			}
+			if prob == nil {
+				addrs, port = append(addrs, a), netapi.ServiceHTTPPort
+			}
 		case e.DomainInternal != "":
 			var (
 				ref        types.NamespacedName
 				referenced bool
 			)
-			addrs, port, ref, referenced, prob = resolveDomainInternal(addrs, e.DomainInternal, services)
+			var notes []Problem
+			addrs, port, ref, referenced, notes, prob = resolveDomainInternal(addrs, e.DomainInternal, services)
+			r.Problems = append(r.Problems, notes...)
 			if referenced {
 				r.Referenced = append(r.Referenced, ref)
 			}
@@ -206,19 +224,21 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 	return r
 }
 
-// resolveDomainInternal resolves <service>.<namespace>.svc.<cluster-domain>
-// to the ClusterIPs of that Service, appended to addrs, and the port to use
-// on them. ref is the Service named, when the domain names one.
+// resolveDomainInternal resolves a DomainInternal that names a Service of
+// this cluster (see splitServiceDomain) to that Service's ClusterIPs,
+// appended to addrs, and the port to use on them. ref is the Service named,
+// when the domain names one; notes are addresses used after a rewrite.
 func resolveDomainInternal(addrs []netip.Addr, domain string, services corev1listers.ServiceLister) (
-	_ []netip.Addr, port int32, ref types.NamespacedName, referenced bool, _ *Problem) {
+	_ []netip.Addr, port int32, ref types.NamespacedName, referenced bool, notes []Problem, _ *Problem) {
 	name, ns, ok := splitServiceDomain(domain)
 	if !ok {
-		return addrs, 0, ref, false, &Problem{ReasonNotClusterService, fmt.Sprintf(
-			"load balancer DomainInternal %q is not of the form <service>.<namespace>.svc.%s", domain, network.GetClusterDomainName())}
+		cd := network.GetClusterDomainName()
+		return addrs, 0, ref, false, nil, &Problem{ReasonNotClusterService, fmt.Sprintf(
+			"load balancer DomainInternal %q is not of the form <service>.<namespace>.svc.%s, <service>.<namespace>.svc or <service>.<namespace>", domain, cd)}
 	}
 	ref = types.NamespacedName{Namespace: ns, Name: name}
-	problem := func(reason Reason, format string, args ...any) ([]netip.Addr, int32, types.NamespacedName, bool, *Problem) {
-		return addrs, 0, ref, true, &Problem{reason, fmt.Sprintf(format, args...)}
+	problem := func(reason Reason, format string, args ...any) ([]netip.Addr, int32, types.NamespacedName, bool, []Problem, *Problem) {
+		return addrs, 0, ref, true, nil, &Problem{reason, fmt.Sprintf(format, args...)}
 	}
 	svc, err := services.Services(ns).Get(name)
 	if err != nil {
@@ -238,12 +258,26 @@ func resolveDomainInternal(addrs []netip.Addr, domain string, services corev1lis
 		ips = []string{svc.Spec.ClusterIP}
 	}
 	found := addrs
+	var refused *Problem
 	for _, ip := range ips {
-		if a, err := netip.ParseAddr(ip); err == nil {
-			found = append(found, a.Unmap())
+		a, err := netip.ParseAddr(ip)
+		if err != nil {
+			continue
 		}
+		a, prob, note := usable(a, "cluster IP of Service "+ref.String())
+		if note != nil {
+			notes = append(notes, *note)
+		}
+		if prob != nil {
+			refused = prob
+			continue
+		}
+		found = append(found, a)
 	}
 	if len(found) == len(addrs) {
+		if refused != nil {
+			return addrs, 0, ref, true, nil, refused
+		}
 		return problem(ReasonNoClusterIP, "Service %s named by load balancer DomainInternal %q has no cluster IP", ref, domain)
 	}
 	port, ok = servicePort(svc)
@@ -251,7 +285,34 @@ func resolveDomainInternal(addrs []netip.Addr, domain string, services corev1lis
 		return problem(ReasonNoPort, "Service %s named by load balancer DomainInternal %q has neither port %d nor a port named %q or %q",
 			ref, domain, netapi.ServiceHTTPPort, netapi.ServicePortNameH2C, netapi.ServicePortNameHTTP1)
 	}
-	return found, port, ref, true, nil
+	return found, port, ref, true, notes, nil
+}
+
+// usable returns a as endpoints may hold it: an IPv4-mapped IPv6 address
+// becomes the IPv4 address it maps (note says so); an address the
+// apiserver refuses in Endpoints and EndpointSlices (unspecified,
+// loopback, link-local, multicast) is a problem. what names the address
+// for messages.
+func usable(a netip.Addr, what string) (_ netip.Addr, problem, note *Problem) {
+	if a.Is4In6() {
+		note = &Problem{ReasonMappedAddress, fmt.Sprintf("%s %s is an IPv4-mapped IPv6 address; it is used as %s", what, a, a.Unmap())}
+		a = a.Unmap()
+	}
+	var kind string
+	switch {
+	case a.IsUnspecified():
+		kind = "unspecified"
+	case a.IsLoopback():
+		kind = "a loopback address"
+	case a.IsLinkLocalUnicast():
+		kind = "a link-local address"
+	case a.IsMulticast():
+		kind = "a multicast address"
+	default:
+		return a, nil, note
+	}
+	return a, &Problem{ReasonAddressNotAllowed, fmt.Sprintf(
+		"%s %s is %s, which Endpoints and EndpointSlices may not hold; it is left out", what, a, kind)}, nil
 }
 
 // servicePort picks port 80, else the port named http2, else the one named
@@ -278,17 +339,22 @@ func servicePort(svc *corev1.Service) (int32, bool) {
 	return best, rank > 0
 }
 
-// splitServiceDomain splits <service>.<namespace>.svc.<cluster-domain>
-// (with an optional trailing dot).
+// splitServiceDomain splits a DNS name of a Service of this cluster, in
+// any case and with or without a trailing dot, in the forms a resolver in
+// the cluster finds: <service>.<namespace>.svc.<cluster-domain>,
+// <service>.<namespace>.svc and <service>.<namespace>. Service and
+// namespace must be DNS labels; they are returned in lower case.
 func splitServiceDomain(domain string) (name, namespace string, ok bool) {
-	d := strings.TrimSuffix(domain, ".")
-	suffix := ".svc." + network.GetClusterDomainName()
-	rest, found := strings.CutSuffix(d, suffix)
+	d := strings.ToLower(strings.TrimSuffix(domain, "."))
+	rest, found := strings.CutSuffix(d, ".svc."+strings.ToLower(network.GetClusterDomainName()))
 	if !found {
-		return "", "", false
+		rest, found = strings.CutSuffix(d, ".svc")
+	}
+	if !found || strings.Count(rest, ".") != 1 {
+		rest = d
 	}
 	name, namespace, found = strings.Cut(rest, ".")
-	if !found || name == "" || namespace == "" || strings.Contains(namespace, ".") {
+	if !found || len(validation.IsDNS1123Label(name)) > 0 || len(validation.IsDNS1123Label(namespace)) > 0 {
 		return "", "", false
 	}
 	return name, namespace, true

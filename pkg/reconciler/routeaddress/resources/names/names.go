@@ -25,6 +25,11 @@ import (
 // EndpointSlice controller nor the mirroring controller touches them.
 const ManagedBy = "routeaddress-controller.knative.dev"
 
+// MarkLabel marks the Endpoints this project writes, so that they are told
+// from upstream's (which carry no mark) when the mode goes back to
+// ExternalName. Its value is ManagedBy.
+const MarkLabel = "serving.knative.dev/route-address"
+
 // EndpointSlice returns the name of the EndpointSlice that holds the
 // addresses of one family for the named Service: "{service}-ipv4" or
 // "{service}-ipv6". Service names are unique in a namespace, so these are too,

@@ -1,0 +1,262 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package routeaddress
+
+import (
+	"context"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	clientgotesting "k8s.io/client-go/testing"
+
+	. "knative.dev/pkg/reconciler/testing"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
+	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
+)
+
+type warnedKey struct{}
+
+// withWarned is withMode with warnings already reported for the Route.
+func withWarned(ctx context.Context, events ...string) context.Context {
+	return context.WithValue(ctx, warnedKey{}, events)
+}
+
+// refuse makes the fake apiserver answer verb on resource with err.
+func refuse(verb, resource string, err error) clientgotesting.ReactionFunc {
+	return func(a clientgotesting.Action) (bool, runtime.Object, error) {
+		if a.GetVerb() == verb && a.GetResource().Resource == resource {
+			return true, nil, err
+		}
+		return false, nil, nil
+	}
+}
+
+// serve makes the fake apiserver answer a get of resource with o, an
+// object the listers do not show (as when the informer is behind).
+func serve(resource string, o runtime.Object) clientgotesting.ReactionFunc {
+	return func(a clientgotesting.Action) (bool, runtime.Object, error) {
+		if a.GetVerb() == "get" && a.GetResource().Resource == resource {
+			return true, o, nil
+		}
+		return false, nil, nil
+	}
+}
+
+func withoutLabel[T interface{ DeepCopyObject() runtime.Object }](o T, k string) T {
+	o = o.DeepCopyObject().(T)
+	m := any(o).(interface {
+		GetLabels() map[string]string
+		SetLabels(map[string]string)
+	})
+	l := map[string]string{}
+	for a, b := range m.GetLabels() {
+		if a != k {
+			l[a] = b
+		}
+	}
+	m.SetLabels(l)
+	return o
+}
+
+// TestReconcileFaults reproduces the faults of issue 12, one or more rows
+// each: a managed mode must never take a name off DNS where upstream keeps
+// it, and one name must never stop the others.
+func TestReconcileFaults(t *testing.T) {
+	route := rt.Route(true)
+	untagged := rt.Route(false)
+	es, ep, eps, en := config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices, config.ModeExternalName
+	on := config.FallbackEnabled
+	h, tg := rt.RouteName, rt.TagService
+	invalid := apierrs.NewInvalid(schema.GroupKind{Kind: "Service"}, h,
+		field.ErrorList{field.Invalid(field.NewPath("spec", "externalName"), "X", "must be lower case")})
+	conflict := apierrs.NewConflict(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, h+"-ipv4", nil)
+
+	fallbackWarning := Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
+		"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=Enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
+		h, "lb.example.com")
+	notReady := func(name string) string {
+		return Eventf(corev1.EventTypeWarning, "LoadBalancerNotReady",
+			"Service %q keeps its last addresses: KIngress %q has no load balancer status; they follow it again once it has one", name, h)
+	}
+
+	table := TableTest{{
+		// Fault 1: the load balancer status goes away. Upstream keeps the
+		// last Service and Endpoints; so do we.
+		Name:    "fault 1: load balancer gone, EndpointsAndSlices: the last addresses are kept",
+		Key:     key,
+		Ctx:     withMode(eps, on),
+		Objects: base(route, lbNone, live(objects(desired(route, lbIP, eps, on))...)...),
+		WantEvents: []string{
+			notReady(h), notReady(tg),
+		},
+	}, {
+		Name:    "fault 1: load balancer gone, already reported: nothing at all",
+		Key:     key,
+		Ctx:     withWarned(withMode(es, on), notReady(tg), notReady(h)),
+		Objects: base(route, lbNone, live(objects(desired(route, lbIP, es, on))...)...),
+	}, {
+		Name:    "fault 1: KIngress gone, EndpointSlices: the last addresses are kept",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: append([]runtime.Object{untagged, gateway()}, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "LoadBalancerNotReady",
+				"Service %q keeps its last addresses: KIngress %q does not exist; they follow it again once it has a load balancer", h, h),
+		},
+	}, {
+		Name:    "fault 1: load balancer gone while switching to ExternalName: our slices stay until upstream reshapes",
+		Key:     key,
+		Ctx:     withMode(en, on),
+		Objects: base(untagged, lbNone, live(objects(desired(untagged, lbInternal, es, on, gateway()))...)...),
+	}, {
+		// Fault 2: a replacement the apiserver refuses must not be preceded
+		// by the delete.
+		Name:         "fault 2: recreate refused by the apiserver: the live Service stays",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP, live(upstreamObjects(untagged, lbMesh)...)...),
+		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "services", invalid)},
+		WantErr:      true,
+		// The dry run only.
+		WantCreates: []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "CreationFailed",
+				"Failed to create Service %q (dry run before replacing it; the current one is kept): %v", h, invalid),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Service %q (dry run): %v", h, invalid),
+		},
+	}, {
+		Name:    "fault 2: recreate: a dry-run create, then delete and create",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbIP, live(upstreamObjects(untagged, lbMesh)...)...),
+		WantDeletes: []clientgotesting.DeleteActionImpl{
+			deleteOf(servicesResource, h),
+		},
+		WantCreates: []runtime.Object{
+			desired(untagged, lbIP, es, on)[h].Service,
+			desired(untagged, lbIP, es, on)[h].Service, desired(untagged, lbIP, es, on)[h].Slices[0],
+		},
+		WantEvents: []string{
+			done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")), deleted(plan.KindService, h),
+		},
+	}, {
+		// Fault 4: one blocked name never stops the others.
+		Name:    "fault 4: a slice of ours without its managed-by label is taken back, the other name proceeds",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(route, lbIP, live(withoutLabel(desired(route, lbIP, es, on)[tg].Slices[0], discoveryv1.LabelManagedBy))...),
+		WantCreates: []runtime.Object{
+			desired(route, lbIP, es, on)[tg].Service, desired(route, lbIP, es, on)[h].Service,
+			desired(route, lbIP, es, on)[tg].Slices[0], desired(route, lbIP, es, on)[h].Slices[0],
+		},
+		WantUpdates: []clientgotesting.UpdateActionImpl{
+			updateOf(withUID(liveOne(desired(route, lbIP, es, on)[tg].Slices[0]))),
+		},
+		WantEvents: []string{
+			done("Created", obj(plan.KindService, tg), obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
+		},
+	}, {
+		Name: "fault 4: a foreign slice with a wanted name and no label blocks that name only",
+		Key:  key,
+		Ctx:  withMode(es, on),
+		Objects: base(route, lbIP, foreign(liveOne(withoutLabel(withoutLabel(desired(route, lbIP, es, on)[tg].Slices[0],
+			discoveryv1.LabelManagedBy), "serving.knative.dev/route")))),
+		WantErr: true,
+		WantCreates: []runtime.Object{
+			desired(route, lbIP, es, on)[tg].Service, desired(route, lbIP, es, on)[h].Service,
+			desired(route, lbIP, es, on)[tg].Slices[0], desired(route, lbIP, es, on)[h].Slices[0],
+		},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q already exists and is not controlled by Route %q; it is left alone", tg+"-ipv4", h),
+			done("Created", obj(plan.KindService, tg), obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create EndpointSlice %q: endpointslices.discovery.k8s.io %q already exists", tg+"-ipv4", tg+"-ipv4"),
+		},
+	}, {
+		Name:         "fault 4: a failing create stops its own name only",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(route, lbIP, live(desired(route, lbIP, es, on)[h].Service, desired(route, lbIP, es, on)[h].Slices[0])...),
+		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("create", "services")},
+		WantErr:      true,
+		// No slice for the tag whose Service failed.
+		WantCreates: []runtime.Object{desired(route, lbIP, es, on)[tg].Service},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: inducing failure for create services", tg),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Service %q: inducing failure for create services", tg),
+		},
+	}, {
+		// Fault 5: ours in Endpoints mode with two families, released.
+		Name:    "fault 5: Endpoints mode, IPv4+IPv6, switched to ExternalName: upstream refuses two entries, ours go",
+		Key:     key,
+		Ctx:     withMode(en, on),
+		Objects: base(untagged, lbDual, live(objects(desired(untagged, lbDual, ep, on))...)...),
+		WantDeletes: []clientgotesting.DeleteActionImpl{
+			deleteOf(servicesResource, h), deleteOf(endpointsResource, h),
+		},
+		WantEvents: []string{done("Deleted", obj(plan.KindService, h), obj(plan.KindEndpoints, h))},
+	}, {
+		Name:    "fault 5: Endpoints of ours from before the mark get it",
+		Key:     key,
+		Ctx:     withMode(ep, on),
+		Objects: base(untagged, lbIP, live(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel), desired(untagged, lbIP, ep, on)[h].Service)...),
+		WantUpdates: []clientgotesting.UpdateActionImpl{
+			updateOf(withUID(desired(untagged, lbIP, ep, on)[h].Endpoints)),
+		},
+	}, {
+		Name:    "fault 5: released with an IP: upstream takes over our Endpoints, mark and skip-mirror off",
+		Key:     key,
+		Ctx:     withMode(en, on),
+		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, ep, on))...)...),
+		WantUpdates: []clientgotesting.UpdateActionImpl{
+			updateOf(withUID(liveOne(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel)))),
+		},
+	}, {
+		// Fault 7: noise.
+		Name:    "fault 7: a fallback Warning already reported is not repeated",
+		Key:     key,
+		Ctx:     withWarned(withMode(es, on), fallbackWarning),
+		Objects: base(untagged, lbDomain, live(objects(desired(untagged, lbDomain, es, on))...)...),
+	}, {
+		Name:    "fault 7: AlreadyExists for our own Service the informer has not shown: no NotOwned",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbIP),
+		WithReactors: []clientgotesting.ReactionFunc{
+			refuse("create", "services", apierrs.NewAlreadyExists(schema.GroupResource{Resource: "services"}, h)),
+			serve("services", liveOne(desired(untagged, lbIP, es, on)[h].Service)),
+		},
+		WantErr:     true,
+		WantCreates: []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
+	}, {
+		Name:         "fault 7: a conflict is retried without a Warning",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP2, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WithReactors: []clientgotesting.ReactionFunc{refuse("update", "endpointslices", conflict)},
+		WantErr:      true,
+		WantUpdates:  []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
+	}}
+	table.Test(t, factory())
+}
