@@ -1,0 +1,134 @@
+//go:build e2e
+
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package conformance
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+)
+
+// clearLoadBalancer plays an ingress that re-creates the KIngress status
+// from scratch: the load balancers go and the KIngress is not ready.
+func clearLoadBalancer(t *testing.T, ns, name string) {
+	t.Helper()
+	eventually(t, "KIngress "+ns+"/"+name+" status cleared", func() error {
+		ing, err := env.net.NetworkingV1alpha1().Ingresses(ns).Get(bg(), name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		ing.Status.PublicLoadBalancer, ing.Status.PrivateLoadBalancer = nil, nil
+		ing.Status.MarkLoadBalancerNotReady()
+		_, err = env.net.NetworkingV1alpha1().Ingresses(ns).UpdateStatus(bg(), ing, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// TestLoadBalancerGone (issue 12, fault 1): while the KIngress has no load
+// balancer status, every managed mode keeps the Route's last addresses, as
+// upstream keeps its Service; a prober resolving both names every 50 ms
+// must see no failed lookup, and the Route gets one LoadBalancerNotReady
+// Warning per name.
+func TestLoadBalancerGone(t *testing.T) {
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.40", 80)
+	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices} {
+		t.Run(string(mode), func(t *testing.T) {
+			setMode(t, mode, config.FallbackEnabled)
+			ns := namespace(t, "lbgone")
+			route(t, ns, "hello", "canary")
+			setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+			names := []string{fqdn(ns, "hello"), fqdn(ns, "canary-hello")}
+			for _, n := range names {
+				waitDNS(t, n, "A/AAAA 198.19.0.40")
+			}
+
+			p := probe(names...)
+			clearLoadBalancer(t, ns, "hello")
+			time.Sleep(6 * time.Second)
+			probes, fails := p.take()
+			setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+			time.Sleep(time.Second)
+			after, failsAfter := p.take()
+			p.close()
+			t.Logf("%s: load balancer gone for 6 s: %d lookups, %d failed; after it came back: %d lookups, %d failed",
+				mode, probes, len(fails), after, len(failsAfter))
+			if probes == 0 {
+				t.Fatal("the prober made no lookup")
+			}
+			if len(fails)+len(failsAfter) > 0 {
+				t.Errorf("%d failed lookups, first: %+v", len(fails)+len(failsAfter), append(fails, failsAfter...)[0])
+			}
+			for _, n := range names {
+				waitDNS(t, n, "A/AAAA 198.19.0.40")
+			}
+			evs, err := env.kube.CoreV1().Events(ns).List(bg(), metav1.ListOptions{FieldSelector: "involvedObject.name=hello,reason=LoadBalancerNotReady"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(evs.Items) != 2 {
+				t.Errorf("%d LoadBalancerNotReady events, want one per name: %v", len(evs.Items), evs.Items)
+			}
+			for _, e := range evs.Items {
+				if e.Type != corev1.EventTypeWarning || e.Count != 1 {
+					t.Errorf("event %s %q recorded %d times, want a Warning once", e.Type, e.Message, e.Count)
+				}
+			}
+		})
+	}
+}
+
+// TestDomainInternalForms (issue 12, faults 2 and 3): a DomainInternal in
+// upper case and in the short in-cluster form resolves to the gateway's
+// ClusterIP; one naming a missing Service in upper case falls back to a
+// lower-case ExternalName, which the apiserver takes (it refuses upper
+// case), replacing the headless Service without a gap in between.
+func TestDomainInternalForms(t *testing.T) {
+	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.41", 80)
+	ns := namespace(t, "forms")
+	route(t, ns, "hello")
+	name := fqdn(ns, "hello")
+	for _, d := range []string{
+		strings.ToUpper(fmt.Sprintf(gwDomain, gw)),
+		"Gateway." + gw + ".svc.",
+		"gateway." + gw,
+	} {
+		// From a different state each time, so that the wait below sees
+		// this form's result and not the last one's.
+		setLoadBalancer(t, ns, "hello", ipEntry(lbIPv4))
+		waitDNS(t, name, "A/AAAA "+lbIPv4)
+		setLoadBalancer(t, ns, "hello", internalEntry(d))
+		waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.41"}})
+		waitDNS(t, name, "A/AAAA 198.19.0.41")
+		t.Logf("DomainInternal %q → A 198.19.0.41", d)
+	}
+
+	missing := "Missing." + strings.ToUpper(gw) + ".svc.cluster.local"
+	setLoadBalancer(t, ns, "hello", internalEntry(missing))
+	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeExternalName, ExternalName: strings.ToLower(missing)})
+	t.Logf("DomainInternal %q (no such Service) → ExternalName %q", missing, strings.ToLower(missing))
+}
