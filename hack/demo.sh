@@ -15,11 +15,16 @@
 # limitations under the License.
 
 # The one-command demo: builds what is missing, starts a local control plane
-# (etcd, kube-apiserver, kube-controller-manager, CoreDNS) and the controller
-# on loopback, creates a Route with a tag whose KIngress reports a
-# DomainInternal, then switches route-address-mode from ExternalName to
-# EndpointSlices and shows the Services, Endpoints, EndpointSlices and DNS
-# answers before and after. Everything keeps running until Ctrl-C.
+# (etcd, kube-apiserver, kube-controller-manager, CoreDNS), the controller
+# and two Skipper ingresses on loopback (one reading v1 Endpoints, its
+# default, one reading EndpointSlices), creates a Route with a tag whose
+# KIngress reports a DomainInternal and an Ingress that sends
+# hello.example.com through Skipper to the Route's Service, then switches
+# route-address-mode from ExternalName to EndpointSlices and to
+# EndpointsAndSlices and shows the Services, Endpoints, EndpointSlices, DNS
+# answers and what Skipper answers. As root, a stand-in for the internal
+# gateway answers inside a network namespace, so requests get a real reply.
+# Everything keeps running until Ctrl-C.
 
 set -o errexit
 set -o nounset
@@ -39,9 +44,11 @@ step "Building the controller and tools"
 go build -o "${BIN}/controller" ./test/cmd/controller
 go build -o "${BIN}/localcluster" ./test/cmd/localcluster
 go build -o "${BIN}/dnsq" ./test/cmd/dnsq
+go build -o "${BIN}/gateway" ./test/cmd/gateway
 
 step "Starting the control plane and the controller in ${WORK}/cluster"
-"${BIN}/localcluster" -dir "${WORK}/cluster" -controller "${BIN}/controller" >"${WORK}/localcluster.log" 2>&1 &
+"${BIN}/localcluster" -dir "${WORK}/cluster" -controller "${BIN}/controller" \
+  -gateway "${BIN}/gateway" -gateway-ips 198.19.0.10 -skipper >"${WORK}/localcluster.log" 2>&1 &
 LC_PID=$!
 cleanup() {
   kill "${LC_PID}" 2>/dev/null || true
@@ -57,10 +64,25 @@ done
 source "${WORK}/cluster/env"
 export KUBECONFIG DNS
 k() { kubectl "$@"; }
+through_skipper() { # GET http://hello.example.com/ through both Skippers
+  local name addr
+  for name in ENDPOINTS ENDPOINTSLICES; do
+    addr="SKIPPER_${name}"
+    printf '  Skipper reading %-15s GET http://hello.example.com/ → ' "$(tr '[:upper:]' '[:lower:]' <<<"${name}"):"
+    local out
+    out=$(curl -s -m 3 -H 'Host: hello.example.com' -w '\n%{http_code}' "http://${!addr}/") || { echo "(no answer)"; continue; }
+    echo "$(tr -d '\n' <<<"${out%$'\n'*}") (HTTP ${out##*$'\n'})"
+  done
+}
+settle_skipper() { sleep 3; } # Skipper polls the API every 500 ms
 names=(hello.demo.svc.cluster.local canary-hello.demo.svc.cluster.local)
 
 step "Creating a gateway Service, a ready Revision and a Route with tag 'canary'"
 k apply -f hack/demo/demo.yaml
+k apply -f hack/demo/skipper-ingress.yaml
+if [[ -z "${DATA_PATH:-}" ]]; then
+  echo "(not root: no gateway stand-in, so Skipper's requests to the gateway address get no reply; run as root for the data path)"
+fi
 k -n demo patch revision hello-00001 --subresource=status --type=merge -p \
   '{"status":{"observedGeneration":1,"conditions":[{"type":"Ready","status":"True"},{"type":"ResourcesAvailable","status":"True"},{"type":"ContainerHealthy","status":"True"},{"type":"Active","status":"True"}]}}'
 
@@ -83,6 +105,8 @@ wait_for "ExternalName Services" bash -c '[[ "$(kubectl -n demo get svc canary-h
 step "Mode ExternalName (upstream behaviour)"
 k -n demo get svc,endpoints,endpointslices -l serving.knative.dev/route=hello 2>&1 | grep -v "^Warning: v1 Endpoints is deprecated"
 echo; "${BIN}/dnsq" -server "${DNS}" "${names[@]}"
+settle_skipper
+echo; through_skipper
 
 step "kubectl patch configmap/config-network: route-address-mode=EndpointSlices"
 k -n knative-serving patch configmap/config-network --type merge -p '{"data":{"route-address-mode":"EndpointSlices"}}'
@@ -92,13 +116,22 @@ sleep 6 # CoreDNS's cache TTL is 5 s
 step "Mode EndpointSlices"
 k -n demo get svc,endpoints,endpointslices -l serving.knative.dev/route=hello 2>&1 | grep -v "^Warning: v1 Endpoints is deprecated"
 echo; "${BIN}/dnsq" -server "${DNS}" "${names[@]}"
+settle_skipper
+echo; through_skipper
 echo; k -n demo get events --field-selector involvedObject.name=hello --sort-by=.lastTimestamp -o custom-columns=TYPE:.type,REASON:.reason,MESSAGE:.message | tail -8
+
+step "kubectl patch configmap/config-network: route-address-mode=EndpointsAndSlices (Skipper's default reads v1 Endpoints)"
+k -n knative-serving patch configmap/config-network --type merge -p '{"data":{"route-address-mode":"EndpointsAndSlices"}}'
+wait_for "Endpoints" bash -c 'kubectl -n demo get endpoints hello -o jsonpath={.subsets[0].addresses[0].ip} 2>/dev/null | grep -q .'
+settle_skipper
+through_skipper
 
 step "Still running"
 cat <<MSG
   export KUBECONFIG=${KUBECONFIG}
   kubectl -n demo get svc,endpoints,endpointslices
   ${BIN}/dnsq -server ${DNS} hello.demo.svc.cluster.local
+  curl -H 'Host: hello.example.com' http://${SKIPPER_ENDPOINTSLICES}/
   logs: ${WORK}/cluster/*.log
 Press Ctrl-C to stop everything (or: kill ${LC_PID}).
 MSG

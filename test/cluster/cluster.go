@@ -70,6 +70,8 @@ func Binary(name string) string {
 		return filepath.Join(BinDir(), "etcd-"+EtcdVersion, name)
 	case "coredns":
 		return filepath.Join(BinDir(), "coredns-"+CoreDNSVersion, name)
+	case "skipper":
+		return filepath.Join(BinDir(), "skipper-"+SkipperVersion, name)
 	}
 	return filepath.Join(BinDir(), name)
 }

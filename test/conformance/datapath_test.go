@@ -25,98 +25,40 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/test/cluster"
 )
 
-// The data path: a stand-in for the ingress's internal gateway runs inside
-// a network namespace this test creates, joined to the host by a veth pair
-// on 198.18.0.0/30 (a range this machine does not use). The addresses the
-// Route's load balancer names (an IP, and the ClusterIP of a gateway
-// Service) are assigned inside the namespace and routed to it, so a client
-// that resolves the Route's name through CoreDNS reaches the stand-in
-// without kube-proxy. Traffic goes only to these addresses.
+// The data path (see cluster.StartNetns): the gateway stand-in answers on
+// port 80 of these addresses inside a network namespace this suite creates.
 const (
-	hostVeth      = "198.18.0.1"
-	nsVeth        = "198.18.0.2"
 	dataLBIP      = "198.18.9.9"
 	dataGatewayIP = "198.19.0.90"
 )
 
-// TestHelperGateway is not a test: run inside the network namespace with
-// ROUTE_ADDRESS_GATEWAY set, it serves HTTP on :80 and answers with the
-// Host header it saw, until killed.
-func TestHelperGateway(t *testing.T) {
-	if os.Getenv("ROUTE_ADDRESS_GATEWAY") == "" {
-		t.Skip("helper process for TestDataPath")
-	}
-	err := http.ListenAndServe(":80", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "gateway saw host=%s", r.Host)
-	}))
-	t.Fatal(err)
-}
-
-type netns struct {
-	name, veth string
-	gateway    *exec.Cmd
-}
-
-func sh(t *testing.T, args ...string) {
+// setupNetns creates the namespace with the gateway stand-in answering on
+// port 80 of each of addrs (default: dataLBIP and dataGatewayIP), removed
+// when the test ends. It needs root: without it the test is skipped, and
+// fails under CI=true.
+func setupNetns(t *testing.T, addrs ...string) {
 	t.Helper()
-	if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	if len(addrs) == 0 {
+		addrs = []string{dataLBIP, dataGatewayIP}
 	}
-}
-
-func setupNetns(t *testing.T) *netns {
-	t.Helper()
 	if os.Geteuid() != 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("the data path needs root to create a network namespace, and CI runs as root")
+		}
 		t.Skip("the data path needs root to create a network namespace")
 	}
-	n := &netns{name: fmt.Sprintf("ra-e2e-%d", os.Getpid()), veth: fmt.Sprintf("rah%d", os.Getpid()%100000)}
-	peer := n.veth + "n"
-	t.Cleanup(func() {
-		if n.gateway != nil && n.gateway.Process != nil {
-			_ = n.gateway.Process.Kill()
-			_ = n.gateway.Wait()
-		}
-		_ = exec.Command("ip", "route", "del", dataLBIP+"/32").Run()
-		_ = exec.Command("ip", "route", "del", dataGatewayIP+"/32").Run()
-		_ = exec.Command("ip", "link", "del", n.veth).Run()
-		_ = exec.Command("ip", "netns", "del", n.name).Run()
-	})
-	sh(t, "ip", "netns", "add", n.name)
-	sh(t, "ip", "link", "add", n.veth, "type", "veth", "peer", "name", peer)
-	sh(t, "ip", "link", "set", peer, "netns", n.name)
-	sh(t, "ip", "addr", "add", hostVeth+"/30", "dev", n.veth)
-	sh(t, "ip", "link", "set", n.veth, "up")
-	in := func(args ...string) { sh(t, append([]string{"ip", "netns", "exec", n.name}, args...)...) }
-	in("ip", "addr", "add", nsVeth+"/30", "dev", peer)
-	in("ip", "link", "set", peer, "up")
-	in("ip", "link", "set", "lo", "up")
-	in("ip", "addr", "add", dataLBIP+"/32", "dev", "lo")
-	in("ip", "addr", "add", dataGatewayIP+"/32", "dev", "lo")
-	in("ip", "route", "add", "default", "via", hostVeth)
-	sh(t, "ip", "route", "add", dataLBIP+"/32", "via", nsVeth)
-	sh(t, "ip", "route", "add", dataGatewayIP+"/32", "via", nsVeth)
-
-	n.gateway = exec.Command("ip", "netns", "exec", n.name, os.Args[0], "-test.run=^TestHelperGateway$")
-	n.gateway.Env = append(os.Environ(), "ROUTE_ADDRESS_GATEWAY=1")
-	if err := n.gateway.Start(); err != nil {
+	n, err := cluster.StartNetns(bg(), env.gateway, addrs...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the gateway stand-in to listen", func() error {
-		c, err := net.DialTimeout("tcp", dataLBIP+":80", time.Second)
-		if err == nil {
-			c.Close()
-		}
-		return err
-	})
-	return n
+	t.Cleanup(n.Close)
 }
 
 // get sends GET http://host/ resolving host through the cluster's DNS, as

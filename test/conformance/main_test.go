@@ -47,7 +47,9 @@ var env struct {
 	// need the audit log or to restart the controller skip otherwise.
 	local      *cluster.Cluster
 	controller string
-	ctrl       *controllerProc
+	// gateway is the gateway stand-in's binary (test/cmd/gateway).
+	gateway string
+	ctrl    *controllerProc
 }
 
 type controllerProc struct{ cmd *exec.Cmd }
@@ -78,9 +80,12 @@ func run(m *testing.M) int {
 	}
 	start := time.Now()
 	env.controller = filepath.Join(dir, "controller")
-	if out, err := exec.Command("go", "build", "-o", env.controller, "knative.dev/route-address/test/cmd/controller").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building the controller: %v\n%s", err, out)
-		return 1
+	env.gateway = filepath.Join(dir, "gateway")
+	for bin, pkg := range map[string]string{env.controller: "test/cmd/controller", env.gateway: "test/cmd/gateway"} {
+		if out, err := exec.Command("go", "build", "-o", bin, "knative.dev/route-address/"+pkg).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
+			return 1
+		}
 	}
 	c, err := cluster.Start(context.Background(), filepath.Join(dir, "cluster"))
 	if err != nil {

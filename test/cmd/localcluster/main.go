@@ -17,10 +17,12 @@ limitations under the License.
 // localcluster runs the local control plane and the controller until
 // interrupted: the engine of hack/demo.sh.
 //
-//	localcluster -dir DIR -controller BIN
+//	localcluster -dir DIR -controller BIN [-gateway BIN -gateway-ips IP,...] [-skipper]
 //
-// It writes DIR/env (KUBECONFIG, DNS) once everything is up, and stops
-// everything on SIGINT or SIGTERM.
+// It writes DIR/env (KUBECONFIG, DNS, and with -skipper the addresses of
+// SKIPPER_ENDPOINTS and SKIPPER_ENDPOINTSLICES; DATA_PATH=1 when the
+// gateway stand-in runs) once everything is up, and stops everything on
+// SIGINT or SIGTERM.
 package main
 
 import (
@@ -31,6 +33,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"knative.dev/route-address/test/cluster"
@@ -39,6 +42,9 @@ import (
 func main() {
 	dir := flag.String("dir", "", "directory for certificates, data and logs")
 	controller := flag.String("controller", "", "controller binary to run against the cluster")
+	gateway := flag.String("gateway", "", "gateway stand-in binary (test/cmd/gateway) to answer inside a network namespace (needs root)")
+	gatewayIPs := flag.String("gateway-ips", "", "comma-separated addresses the gateway stand-in answers on")
+	skipper := flag.Bool("skipper", false, "also run Skipper twice: reading v1 Endpoints (its default) and reading EndpointSlices")
 	flag.Parse()
 	if *dir == "" || *controller == "" {
 		log.Fatal("usage: localcluster -dir DIR -controller BIN")
@@ -59,6 +65,24 @@ func main() {
 
 	env := fmt.Sprintf("KUBECONFIG=%s\nDNS=%s\nAUDIT_LOG=%s\nCONTROLLER_LOG=%s\n",
 		c.Kubeconfig, c.DNS, c.AuditLog, filepath.Join(*dir, "controller.log"))
+	if *gateway != "" {
+		n, err := cluster.StartNetns(ctx, *gateway, strings.Split(*gatewayIPs, ",")...)
+		if err != nil {
+			log.Printf("no data path: %v", err)
+		} else {
+			defer n.Close()
+			env += "DATA_PATH=1\n"
+		}
+	}
+	if *skipper {
+		for _, slices := range []bool{false, true} {
+			s, err := c.StartSkipper(ctx, slices)
+			if err != nil {
+				log.Fatal(err)
+			}
+			env += fmt.Sprintf("SKIPPER_%s=%s\n", strings.ToUpper(s.Name), s.Address)
+		}
+	}
 	if err := os.WriteFile(filepath.Join(*dir, "env"), []byte(env), 0o644); err != nil {
 		log.Fatal(err)
 	}
