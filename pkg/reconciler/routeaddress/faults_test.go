@@ -18,6 +18,7 @@ package routeaddress
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -28,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	clientgotesting "k8s.io/client-go/testing"
 
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	. "knative.dev/pkg/reconciler/testing"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
@@ -48,6 +50,18 @@ func refuse(verb, resource string, err error) clientgotesting.ReactionFunc {
 	return func(a clientgotesting.Action) (bool, runtime.Object, error) {
 		if a.GetVerb() == verb && a.GetResource().Resource == resource {
 			return true, nil, err
+		}
+		return false, nil, nil
+	}
+}
+
+// refuseNamed is refuse for the object name only.
+func refuseNamed(verb, resource, name string, err error) clientgotesting.ReactionFunc {
+	return func(a clientgotesting.Action) (bool, runtime.Object, error) {
+		if c, ok := a.(clientgotesting.CreateAction); ok && verb == "create" && a.GetResource().Resource == resource {
+			if m, ok := c.GetObject().(interface{ GetName() string }); ok && m.GetName() == name {
+				return true, nil, err
+			}
 		}
 		return false, nil, nil
 	}
@@ -194,17 +208,18 @@ func TestReconcileFaults(t *testing.T) {
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create EndpointSlice %q: endpointslices.discovery.k8s.io %q already exists", tg+"-ipv4", tg+"-ipv4"),
 		},
 	}, {
-		Name:         "fault 4: a failing create stops its own name only",
-		Key:          key,
-		Ctx:          withMode(es, on),
-		Objects:      base(route, lbIP, live(desired(route, lbIP, es, on)[h].Service, desired(route, lbIP, es, on)[h].Slices[0])...),
-		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("create", "services")},
+		Name:    "fault 4: a failing create stops its own name only",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(route, lbIP, live(desired(route, lbIP, es, on)[h].Service, desired(route, lbIP, es, on)[tg].Service)...),
+		// The tag's slice comes first in the plan and fails.
+		WithReactors: []clientgotesting.ReactionFunc{refuseNamed("create", "endpointslices", tg+"-ipv4", errors.New("inducing failure"))},
 		WantErr:      true,
-		// No slice for the tag whose Service failed.
-		WantCreates: []runtime.Object{desired(route, lbIP, es, on)[tg].Service},
+		WantCreates:  []runtime.Object{desired(route, lbIP, es, on)[tg].Slices[0], desired(route, lbIP, es, on)[h].Slices[0]},
 		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: inducing failure for create services", tg),
-			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Service %q: inducing failure for create services", tg),
+			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create EndpointSlice %q: inducing failure", tg+"-ipv4"),
+			created(plan.KindEndpointSlice, h+"-ipv4"),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create EndpointSlice %q: inducing failure", tg+"-ipv4"),
 		},
 	}, {
 		// Fault 5: ours in Endpoints mode with two families, released.
@@ -231,6 +246,30 @@ func TestReconcileFaults(t *testing.T) {
 		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, ep, on))...)...),
 		WantUpdates: []clientgotesting.UpdateActionImpl{
 			updateOf(withUID(liveOne(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel)))),
+		},
+	}, {
+		// Fault 6: an address the apiserver would refuse is left out and
+		// said so; a rewritten one is said so.
+		Name:    "fault 6: a loopback load balancer IP is left out with a Warning, the other one used",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, []netv1alpha1.LoadBalancerIngressStatus{rt.IP("127.0.0.1"), rt.IP("10.0.0.7")}),
+		WantCreates: []runtime.Object{
+			desired(untagged, lbIP, es, on)[h].Service, desired(untagged, lbIP, es, on)[h].Slices[0],
+		},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "LoadBalancerUnresolvable",
+				"Service %q: some load balancer entries are left out or rewritten: AddressNotAllowed: load balancer IP 127.0.0.1 is a loopback address, which Endpoints and EndpointSlices may not hold; it is left out", h),
+			done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
+		},
+	}, {
+		Name:    "fault 6: an IPv4-mapped load balancer IP is used as IPv4, and said so",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, []netv1alpha1.LoadBalancerIngressStatus{rt.IP("::ffff:10.0.0.7")}, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "LoadBalancerAddressRewritten",
+				"Service %q: IPv4MappedAddress: load balancer IP ::ffff:10.0.0.7 is an IPv4-mapped IPv6 address; it is used as 10.0.0.7", h),
 		},
 	}, {
 		// Fault 7: noise.

@@ -360,6 +360,10 @@ func warn(a *resources.Addressing, cfg *config.RouteAddress) (warning, bool) {
 		msgs[i] = p.String()
 	}
 	detail := strings.Join(msgs, "; ")
+	if !slices.ContainsFunc(probs, func(p resources.Problem) bool { return p.Reason != resources.ReasonMappedAddress }) {
+		// Every address is used, some after a rewrite.
+		return warning{"LoadBalancerAddressRewritten", fmt.Sprintf("Service %q: %s", a.Name, detail)}, true
+	}
 	switch a.Shape {
 	case resources.ShapeExternalName:
 		return warning{"ExternalNameFallback", fmt.Sprintf(
