@@ -44,7 +44,6 @@ import (
 	"knative.dev/serving/pkg/client/certmanager/injection/informers/certmanager/v1/issuer"
 
 	"knative.dev/route-address/pkg/controllers"
-	raconfig "knative.dev/route-address/pkg/reconciler/routeaddress/config"
 )
 
 func main() {
@@ -75,8 +74,10 @@ func main() {
 	sharedmain.MainWithConfig(ctx, "controller", cfg, ctors...)
 }
 
-// networkConfig reads config-network as serving's main does, and refuses
-// to start on a bad route-address key.
+// networkConfig reads config-network as serving's main does. A bad
+// route-address key is not its concern: the routeaddress controller's
+// config store uses upstream's behaviour then and reports it, so that a key
+// of ours never stops serving's controller.
 func networkConfig(ctx context.Context, client *kubernetes.Clientset) *netcfg.Config {
 	cm, err := client.CoreV1().ConfigMaps(system.Namespace()).Get(ctx, "config-network", metav1.GetOptions{})
 	if err != nil {
@@ -85,9 +86,6 @@ func networkConfig(ctx context.Context, client *kubernetes.Clientset) *netcfg.Co
 	netCfg, err := netcfg.NewConfigFromMap(cm.Data)
 	if err != nil {
 		log.Fatalf("Failed to construct network config: %v", err)
-	}
-	if _, err := raconfig.NewRouteAddressFromConfigMap(cm); err != nil {
-		log.Fatalf("Failed to construct route-address config: %v", err)
 	}
 	return netCfg
 }

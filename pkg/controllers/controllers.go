@@ -88,7 +88,9 @@ func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *contr
 	logger := logging.FromContext(ctx).Named("route-fence")
 	var impl atomic.Pointer[controller.Impl]
 	var lastManaged atomic.Int32 // 0 unknown, 1 ExternalName, 2 managed
-	store := config.NewStore(logging.WithLogger(ctx, logger), func(_ string, value interface{}) {
+	// The routeaddress controller's store reports bad values; this one
+	// only follows the mode.
+	store := config.NewStore(logging.WithLogger(ctx, logger), nil, func(_ string, value interface{}) {
 		ra, ok := value.(*config.RouteAddress)
 		if !ok {
 			return

@@ -21,6 +21,7 @@ package conformance
 import (
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,6 +29,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/test/cluster"
 )
 
 // clearLoadBalancer plays an ingress that re-creates the KIngress status
@@ -131,4 +133,83 @@ func TestDomainInternalForms(t *testing.T) {
 	setLoadBalancer(t, ns, "hello", internalEntry(missing))
 	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeExternalName, ExternalName: strings.ToLower(missing)})
 	t.Logf("DomainInternal %q (no such Service) → ExternalName %q", missing, strings.ToLower(missing))
+}
+
+// invalidConfigEvents lists the InvalidConfiguration Warnings on
+// config-network whose message contains want.
+func invalidConfigEvents(t *testing.T, want string) []corev1.Event {
+	t.Helper()
+	l, err := env.kube.CoreV1().Events(cluster.SystemNamespace).List(bg(), metav1.ListOptions{
+		FieldSelector: "involvedObject.name=config-network,reason=InvalidConfiguration",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []corev1.Event
+	for _, e := range l.Items {
+		if strings.Contains(e.Message, want) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// alive reports whether the controller process runs.
+func alive() bool {
+	return env.ctrl != nil && env.ctrl.cmd.Process != nil && syscall.Kill(env.ctrl.cmd.Process.Pid, 0) == nil
+}
+
+// TestBadKey (issue 13): a mistyped route-address-mode is admitted (no
+// webhook validates it yet). The running controller keeps the last good
+// mode and reports the value once, as a Warning on config-network; a
+// controller started with it stays up and uses ExternalName (upstream's
+// behaviour), and reports it too.
+func TestBadKey(t *testing.T) {
+	needLocal(t)
+	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.42", 80)
+	ns := namespace(t, "badkey")
+	route(t, ns, "hello")
+	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+	headless := shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.42"}}
+	waitShape(t, ns, "hello", headless)
+	t.Cleanup(func() { setMode(t, config.ModeEndpointSlices, config.FallbackEnabled) })
+
+	typo := "endpointslice"
+	patchConfigNetwork(t, map[string]string{config.ModeKey: typo})
+	kept := fmt.Sprintf(`route-address-mode: unknown value %q, allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=EndpointSlices`, typo)
+	eventually(t, "an InvalidConfiguration Warning on config-network", func() error {
+		if n := len(invalidConfigEvents(t, kept)); n != 1 {
+			return fmt.Errorf("%d events", n)
+		}
+		return nil
+	})
+	time.Sleep(2 * time.Second) // a resync of config-network must not report it again
+	evs := invalidConfigEvents(t, kept)
+	if len(evs) != 1 || evs[0].Count != 1 || evs[0].Type != corev1.EventTypeWarning {
+		t.Errorf("events = %+v, want one Warning, recorded once", evs)
+	}
+	if got, err := observe(ns, "hello"); err != nil || fmt.Sprint(got) != fmt.Sprint(headless) {
+		t.Errorf("after the bad update the Route's Service is %+v (%v), want it kept %+v", got, err, headless)
+	}
+	t.Logf("bad update: %s %s: %s", evs[0].Type, evs[0].Reason, evs[0].Message)
+
+	restartController(t)
+	atStart := fmt.Sprintf(`route-address-mode: unknown value %q, allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=ExternalName`, typo)
+	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)})
+	eventually(t, "the restarted controller's Warning", func() error {
+		if n := len(invalidConfigEvents(t, atStart)); n != 1 {
+			return fmt.Errorf("%d events", n)
+		}
+		return nil
+	})
+	time.Sleep(2 * time.Second)
+	if !alive() {
+		t.Fatal("the controller exited with a bad route-address-mode")
+	}
+	t.Logf("restart with the bad value: the controller is up, the Route's Service is upstream's ExternalName, and: %s", invalidConfigEvents(t, atStart)[0].Message)
+
+	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	waitShape(t, ns, "hello", headless)
 }

@@ -23,7 +23,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 
 	ingressinformer "knative.dev/networking/pkg/client/injection/informers/networking/v1alpha1/ingress"
 	netcfg "knative.dev/networking/pkg/config"
@@ -81,7 +84,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })
-		configStore := config.NewStore(logging.WithLogger(ctx, logger.Named("config-store")), resync)
+		configStore := config.NewStore(logging.WithLogger(ctx, logger.Named("config-store")), reportBadConfig(ctx), resync)
 		configStore.WatchConfigs(cmw)
 		return controller.Options{
 			ConfigStore:       configStore,
@@ -158,5 +161,27 @@ func modeChangeResync(resync func()) func(string, interface{}) {
 		if changed {
 			resync()
 		}
+	}
+}
+
+// reportBadConfig reports a bad route-address value as an error log line
+// and a Warning event on the ConfigMap, naming the key, the value, the
+// allowed values and what is used instead. The config store calls it once
+// per bad value; it is the only one of the process's stores that reports.
+func reportBadConfig(ctx context.Context) config.Report {
+	logger := logging.FromContext(ctx)
+	recorder := controller.GetEventRecorder(ctx)
+	if recorder == nil {
+		b := record.NewBroadcaster()
+		b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kubeclient.Get(ctx).CoreV1().Events("")})
+		recorder = b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: AgentName})
+		go func() {
+			<-ctx.Done()
+			b.Shutdown()
+		}()
+	}
+	return func(cm *corev1.ConfigMap, err error) {
+		logger.Errorw("Invalid route-address configuration", "error", err)
+		recorder.Event(cm, corev1.EventTypeWarning, "InvalidConfiguration", err.Error())
 	}
 }

@@ -130,7 +130,7 @@ func cm(name string, data map[string]string) *corev1.ConfigMap {
 func TestStore(t *testing.T) {
 	ctx := logtesting.TestContextWithLogger(t)
 	var changed []string
-	store := NewStore(ctx, func(name string, _ interface{}) { changed = append(changed, name) })
+	store := NewStore(ctx, nil, func(name string, _ interface{}) { changed = append(changed, name) })
 
 	if got := store.Mode(); got != ModeExternalName {
 		t.Errorf("Mode() before load = %s, want %s", got, ModeExternalName)

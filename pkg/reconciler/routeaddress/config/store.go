@@ -18,6 +18,7 @@ package config
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
@@ -64,7 +65,13 @@ func ToContext(ctx context.Context, c *Config) context.Context {
 // Store watches config-network for the route-address keys, and the
 // ConfigMaps of the upstream route reconciler (domain, network, gc,
 // features) whose configuration upstream's resource constructors read from
-// the context. A bad update is logged and the last good value is kept.
+// the context.
+//
+// A bad route-address value never stops the controller (knative's
+// configmap store exits the process when a constructor fails on the first
+// load): at the first load the defaults are used (ExternalName: upstream's
+// behaviour), later the last good value is kept, and each bad value is
+// handed to report once.
 //
 // +k8s:deepcopy-gen=false
 type Store struct {
@@ -72,12 +79,24 @@ type Store struct {
 	route *routecfg.Store
 	// generation is bumped after every ConfigMap either part stores.
 	generation atomic.Uint64
+
+	report Report
+	// good is the last good value; reported the last error reported.
+	good     atomic.Pointer[RouteAddress]
+	reported atomic.Pointer[string]
 }
 
-// NewStore creates a Store. onAfterStore callbacks run after a ConfigMap of
-// either part has been parsed and stored; the name tells which ConfigMap.
-func NewStore(ctx context.Context, onAfterStore ...func(name string, value interface{})) *Store {
-	s := &Store{}
+// Report is told about a bad route-address value in the ConfigMap cm: err
+// names the key, the value, the allowed values, and the configuration used
+// instead.
+type Report func(cm *corev1.ConfigMap, err error)
+
+// NewStore creates a Store that hands bad values to report (nil: they are
+// not reported; one of the stores of a process reports). onAfterStore
+// callbacks run after a ConfigMap of either part has been parsed and
+// stored; the name tells which ConfigMap.
+func NewStore(ctx context.Context, report Report, onAfterStore ...func(name string, value interface{})) *Store {
+	s := &Store{report: report}
 	// The generation moves after the value is stored, so a Config that
 	// carries a generation holds that generation's values or newer ones.
 	onAfterStore = append([]func(string, interface{}){func(string, interface{}) { s.generation.Add(1) }}, onAfterStore...)
@@ -85,12 +104,34 @@ func NewStore(ctx context.Context, onAfterStore ...func(name string, value inter
 		"routeaddress",
 		logging.FromContext(ctx),
 		configmap.Constructors{
-			netcfg.ConfigMapName: NewRouteAddressFromConfigMap,
+			netcfg.ConfigMapName: s.load,
 		},
 		onAfterStore...,
 	)
 	s.route = routecfg.NewStore(ctx, onAfterStore...)
 	return s
+}
+
+// load parses the route-address keys of config-network. It never fails:
+// a bad value gives the last good configuration (the defaults before the
+// first good one), reported once.
+func (s *Store) load(cm *corev1.ConfigMap) (*RouteAddress, error) {
+	ra, err := NewRouteAddressFromConfigMap(cm)
+	if err == nil {
+		s.good.Store(ra)
+		s.reported.Store(nil)
+		return ra, nil
+	}
+	use := s.good.Load()
+	if use == nil {
+		use = defaultConfig()
+	}
+	err = fmt.Errorf("%w; using %s=%s, %s=%s", err, ModeKey, use.Mode, ExternalNameFallbackKey, use.ExternalNameFallback)
+	msg := err.Error()
+	if last := s.reported.Swap(&msg); s.report != nil && (last == nil || *last != msg) {
+		s.report(cm, err)
+	}
+	return use.DeepCopy(), nil
 }
 
 // WatchConfigs registers both parts of the store with the watcher.

@@ -1,0 +1,80 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package config
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest"
+	corev1 "k8s.io/api/core/v1"
+
+	netcfg "knative.dev/networking/pkg/config"
+	"knative.dev/pkg/logging"
+)
+
+// TestBadKeyNeverFatal: a bad route-address value never stops serving's
+// controller. knative's configmap store exits the process on a constructor
+// error at the first load; ours never returns one. A bad value at start
+// means the defaults (upstream's behaviour), a bad update keeps the last
+// good value, and each bad value is reported once, naming the key, the
+// value and the allowed values.
+func TestBadKeyNeverFatal(t *testing.T) {
+	// Fatal panics instead of exiting, so that the test can say so.
+	logger := zaptest.NewLogger(t, zaptest.WrapOptions(zap.WithFatalHook(zapcore.WriteThenPanic))).Sugar()
+	ctx := logging.WithLogger(context.Background(), logger)
+	var reports []string
+	store := NewStore(ctx, func(cm *corev1.ConfigMap, err error) {
+		reports = append(reports, fmt.Sprintf("%s/%s: %v", cm.Namespace, cm.Name, err))
+	})
+	load := func(data map[string]string) (fatal any) {
+		defer func() { fatal = recover() }()
+		store.OnConfigChanged(cm(netcfg.ConfigMapName, data))
+		return nil
+	}
+
+	if f := load(map[string]string{ModeKey: "endpointslice"}); f != nil {
+		t.Fatalf("a bad value at the first load was fatal: %v", f)
+	}
+	if got := store.Mode(); got != ModeExternalName {
+		t.Errorf("Mode() after a bad first value = %s, want %s", got, ModeExternalName)
+	}
+	if got := store.Load().RouteAddress; got == nil || *got != *defaultConfig() {
+		t.Errorf("Config after a bad first value = %+v, want the defaults", got)
+	}
+	// The same bad value again (a resync of the ConfigMap): no new report.
+	load(map[string]string{ModeKey: "endpointslice"})
+
+	load(map[string]string{ModeKey: "EndpointSlices"})
+	if f := load(map[string]string{ModeKey: "EndpointSlices", ExternalNameFallbackKey: "maybe"}); f != nil {
+		t.Fatalf("a bad update was fatal: %v", f)
+	}
+	if got := store.Load().RouteAddress; got.Mode != ModeEndpointSlices || got.ExternalNameFallback != FallbackEnabled {
+		t.Errorf("Config after a bad update = %+v, want the last good one (EndpointSlices, Enabled)", got)
+	}
+
+	want := []string{
+		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-mode: unknown value "endpointslice", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=ExternalName, route-address-externalname-fallback=Enabled`,
+		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-externalname-fallback: unknown value "maybe", allowed values are Enabled, Disabled; using route-address-mode=EndpointSlices, route-address-externalname-fallback=Enabled`,
+	}
+	if fmt.Sprint(reports) != fmt.Sprint(want) {
+		t.Errorf("reports =\n%q\nwant\n%q", reports, want)
+	}
+}
