@@ -31,7 +31,10 @@ type AuditEvent struct {
 	Verb       string `json:"verb"`
 	RequestURI string `json:"requestURI"`
 	UserAgent  string `json:"userAgent"`
-	ObjectRef  struct {
+	User       struct {
+		Username string `json:"username"`
+	} `json:"user"`
+	ObjectRef struct {
 		Resource    string `json:"resource"`
 		Subresource string `json:"subresource"`
 		Namespace   string `json:"namespace"`

@@ -90,6 +90,9 @@ type Cluster struct {
 	DNS string
 	// AuditLog is the apiserver's audit log of writes.
 	AuditLog string
+	// ControllerKubeconfig authenticates as serving's controller
+	// ServiceAccount (see ControllerServiceAccount).
+	ControllerKubeconfig string
 
 	procs []*exec.Cmd
 }
@@ -177,12 +180,21 @@ func Start(ctx context.Context, dir string) (c *Cluster, err error) {
 	if err := installKnative(ctx, c.Config, c.Client); err != nil {
 		return nil, fmt.Errorf("failed to install Knative CRDs and config maps: %w", err)
 	}
+	if err := installRBAC(ctx, c.Client); err != nil {
+		return nil, fmt.Errorf("failed to install serving's and our RBAC: %w", err)
+	}
 	if err := c.run("kube-controller-manager", Binary("kube-controller-manager"),
 		"--kubeconfig", c.Kubeconfig,
-		"--controllers", "garbage-collector-controller,endpointslice-mirroring-controller,namespace-controller",
+		"--controllers", "garbage-collector-controller,endpointslice-mirroring-controller,namespace-controller,clusterrole-aggregation-controller",
 		"--leader-elect=false", "--secure-port=0",
 		"--v", "0",
 	); err != nil {
+		return nil, err
+	}
+	if err := waitAggregated(ctx, c.Client); err != nil {
+		return nil, err
+	}
+	if err := c.writeControllerKubeconfig(ctx); err != nil {
 		return nil, err
 	}
 

@@ -17,14 +17,27 @@ limitations under the License.
 package cluster
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 )
 
-// StartController runs the controller binary against the cluster, logging
-// to Dir/controller.log, with client rate limits raised for tests.
+// StartController runs the controller binary against the cluster as
+// serving's controller ServiceAccount, logging to Dir/controller.log, with
+// client rate limits raised for tests and leader election off.
 func StartController(c *Cluster, bin string) (*exec.Cmd, error) {
-	return Run(filepath.Join(c.Dir, "controller.log"),
-		[]string{"SYSTEM_NAMESPACE=" + SystemNamespace, "PROFILING_PORT=0", "KUBE_API_QPS=200", "KUBE_API_BURST=400"},
-		bin, "--kubeconfig", c.Kubeconfig)
+	return startController(c, bin, "controller.log", nil)
+}
+
+// StartReplica runs one replica of the controller with leader election as
+// serving ships it (config-leader-election), logging to
+// Dir/controller-{i}.log.
+func StartReplica(c *Cluster, bin string, i int) (*exec.Cmd, error) {
+	return startController(c, bin, fmt.Sprintf("controller-%d.log", i), []string{"ROUTE_ADDRESS_E2E_HA=1"})
+}
+
+func startController(c *Cluster, bin, log string, env []string) (*exec.Cmd, error) {
+	return Run(filepath.Join(c.Dir, log),
+		append([]string{"SYSTEM_NAMESPACE=" + SystemNamespace, "PROFILING_PORT=0", "KUBE_API_QPS=200", "KUBE_API_BURST=400"}, env...),
+		bin, "--kubeconfig", c.ControllerKubeconfig)
 }

@@ -18,10 +18,14 @@ limitations under the License.
 // restricted to the controllers that act on Routes' addresses (the fenced
 // route controller, routeaddress, domainmapping and the labeler), because
 // a control plane without a kubelet cannot run the ones that need pods.
-// Leader election is off: one replica.
+// Leader election is off (one replica) unless ROUTE_ADDRESS_E2E_HA=1, which
+// runs it as serving ships it, configured by config-leader-election. The
+// health probes (always :8080) are off so that replicas can share a host.
 package main
 
 import (
+	"os"
+
 	"knative.dev/pkg/injection"
 	"knative.dev/pkg/injection/sharedmain"
 	"knative.dev/pkg/signals"
@@ -30,7 +34,11 @@ import (
 )
 
 func main() {
-	ctx := controllers.WithInformerSelectors(sharedmain.WithHADisabled(signals.NewContext()))
+	ctx := sharedmain.WithHealthProbesDisabled(signals.NewContext())
+	if os.Getenv("ROUTE_ADDRESS_E2E_HA") != "1" {
+		ctx = sharedmain.WithHADisabled(ctx)
+	}
+	ctx = controllers.WithInformerSelectors(ctx)
 	cfg := injection.ParseAndGetRESTConfigOrDie()
 	sharedmain.MainWithConfig(ctx, "controller", cfg, controllers.RouteFacing()...)
 }

@@ -1,0 +1,334 @@
+//go:build e2e
+
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package conformance
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/test/cluster"
+)
+
+// Shorter leases than serving's defaults (60 s / 40 s / 10 s), in the same
+// proportions, so that a failover takes seconds.
+const (
+	testLease   = 6 * time.Second
+	testRenew   = 4 * time.Second
+	testRetry   = time.Second
+	replicaLogs = "controller-%d.log"
+)
+
+type replica struct {
+	i   int
+	cmd *exec.Cmd
+	// from is the size of the log (appended to across tests) when this
+	// process started.
+	from int64
+}
+
+func (r *replica) log() string {
+	return filepath.Join(env.local.Dir, fmt.Sprintf(replicaLogs, r.i))
+}
+
+func (r *replica) alive() bool {
+	return r.cmd.Process != nil && syscall.Kill(r.cmd.Process.Pid, 0) == nil
+}
+
+// identities are the leader-election identities this process logged, one
+// per reconciler.
+func (r *replica) identities(t *testing.T) []string {
+	t.Helper()
+	re := regexp.MustCompile(`will run in leader-elected mode with id \\"([^\\"]+)\\"`)
+	var ids []string
+	eventually(t, fmt.Sprintf("replica %d's leader-election identities", r.i), func() error {
+		b, err := os.ReadFile(r.log())
+		if err != nil {
+			return err
+		}
+		ids = nil
+		for _, m := range re.FindAllSubmatch(b[r.from:], -1) {
+			ids = append(ids, string(m[1]))
+		}
+		if len(ids) == 0 {
+			return fmt.Errorf("not logged yet")
+		}
+		return nil
+	})
+	return ids
+}
+
+// writesLogged counts the object writes the replica's routeaddress
+// reconciler logged since its log was size bytes long.
+func (r *replica) writesLogged(t *testing.T, size int64) int {
+	t.Helper()
+	b, err := os.ReadFile(r.log())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(regexp.MustCompile(`(Create|Update|Delete) (Service|Endpoints|EndpointSlice) \\"`).FindAll(b[size:], -1))
+}
+
+func (r *replica) logSize(t *testing.T) int64 {
+	t.Helper()
+	fi, err := os.Stat(r.log())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+// startReplicas replaces the single controller with n replicas under
+// leader election (leases shortened), and puts everything back when the
+// test ends.
+func startReplicas(t *testing.T, n int) []*replica {
+	t.Helper()
+	needLocal(t)
+	patchLeaderElection(t, map[string]string{
+		"lease-duration": testLease.String(), "renew-deadline": testRenew.String(), "retry-period": testRetry.String(),
+	})
+	stopController()
+	var rs []*replica
+	t.Cleanup(func() {
+		for _, r := range rs {
+			cluster.Stop(r.cmd)
+		}
+		patchLeaderElection(t, map[string]string{"lease-duration": "", "renew-deadline": "", "retry-period": ""})
+		if err := startController(); err != nil {
+			t.Error(err)
+		}
+	})
+	for i := range n {
+		r := &replica{i: i}
+		if fi, err := os.Stat(r.log()); err == nil {
+			r.from = fi.Size()
+		}
+		cmd, err := cluster.StartReplica(env.local, env.controller, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.cmd = cmd
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+func patchLeaderElection(t *testing.T, data map[string]string) {
+	t.Helper()
+	cm, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Get(bg(), "config-leader-election", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cm.Data == nil {
+		cm.Data = map[string]string{}
+	}
+	for k, v := range data {
+		if v == "" {
+			delete(cm.Data, k)
+		} else {
+			cm.Data[k] = v
+		}
+	}
+	if _, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Update(bg(), cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// routeAddressLeader returns the replica holding the routeaddress
+// reconciler's lease.
+func routeAddressLeader(t *testing.T, rs []*replica) *replica {
+	t.Helper()
+	ids := map[string]*replica{}
+	for _, r := range rs {
+		for _, id := range r.identities(t) {
+			ids[id] = r
+		}
+	}
+	var leader *replica
+	eventually(t, "a leader of the routeaddress reconciler", func() error {
+		l, err := env.kube.CoordinationV1().Leases(cluster.SystemNamespace).List(bg(), metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		for _, lease := range l.Items {
+			if strings.Contains(lease.Name, "routeaddress") && lease.Spec.HolderIdentity != nil {
+				if r := ids[*lease.Spec.HolderIdentity]; r != nil && r.alive() {
+					leader = r
+					return nil
+				}
+			}
+		}
+		return fmt.Errorf("no live holder of a routeaddress lease among %d leases", len(l.Items))
+	})
+	return leader
+}
+
+// converted counts the Routes r0..r{n-1} whose two Services are headless
+// with our slice (EndpointSlices mode).
+func converted(ns string, n int) int {
+	c := 0
+	for i := range n {
+		ok := true
+		for _, svc := range []string{fmt.Sprintf("r%d", i), fmt.Sprintf("tag-r%d", i)} {
+			s, err := observe(ns, svc)
+			ok = ok && err == nil && s.Headless && len(s.Slices) == 1
+		}
+		if ok {
+			c++
+		}
+	}
+	return c
+}
+
+// oursSlices counts our EndpointSlices in ns with one request.
+func oursSlices(t *testing.T, ns string) int {
+	t.Helper()
+	l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: "endpointslice.kubernetes.io/managed-by=routeaddress-controller.knative.dev"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(l.Items)
+}
+
+// TestHAKillLeaderMidSwitch: two replicas under leader election; the mode
+// switches ExternalName → EndpointSlices and the routeaddress leader is
+// killed while the Routes are half converted. The other replica takes the
+// lease and finishes: every name converges, the audit log shows exactly the
+// writes one controller makes (no fight, nothing twice), nothing is left
+// over. The time from the kill to convergence is reported against the
+// lease duration.
+func TestHAKillLeaderMidSwitch(t *testing.T) {
+	const n = 60
+	rs := startReplicas(t, 2)
+	gw := namespace(t, "gw")
+	const ip = "198.19.0.70"
+	gatewayService(t, gw, "gateway", ip, 80)
+	ns := namespace(t, "ha")
+	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	for i := range n {
+		name := fmt.Sprintf("r%d", i)
+		route(t, ns, name, "tag")
+		setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
+	}
+	for i := range n {
+		for _, svc := range []string{fmt.Sprintf("r%d", i), fmt.Sprintf("tag-r%d", i)} {
+			waitShape(t, ns, svc, shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)})
+		}
+	}
+	leader := routeAddressLeader(t, rs)
+	time.Sleep(2 * time.Second)
+
+	start := time.Now()
+	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	for oursSlices(t, ns) == 0 && time.Since(start) < 30*time.Second {
+		time.Sleep(5 * time.Millisecond)
+	}
+	_ = leader.cmd.Process.Kill()
+	killed := time.Now()
+	for leader.alive() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	// What the leader wrote before it died (its last requests may still
+	// land): fewer slices than names means the kill landed mid-switch.
+	atKill := oursSlices(t, ns)
+	t.Logf("killed replica %d (the routeaddress leader) %v after the switch; it had created %d of %d EndpointSlices",
+		leader.i, killed.Sub(start).Round(time.Millisecond), atKill, 2*n)
+	if atKill == 0 || atKill == 2*n {
+		t.Fatalf("the kill did not land mid-switch: %d of %d EndpointSlices", atKill, 2*n)
+	}
+
+	deadline := time.Now().Add(testLease + 30*time.Second)
+	for converted(ns, n) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d Routes converged %v after the kill", converted(ns, n), n, time.Since(killed))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	took := time.Since(killed)
+	var survivor *replica
+	for _, r := range rs {
+		if r != leader {
+			survivor = r
+		}
+	}
+	if !survivor.alive() {
+		t.Fatal("the surviving replica exited")
+	}
+	time.Sleep(3 * time.Second) // stragglers would show in the audit log
+	writes := auditWrites(t, start, ns)
+	t.Logf("converged %v after the kill (lease duration %v, renew deadline %v, retry period %v); %d writes: %s",
+		took.Round(100*time.Millisecond), testLease, testRenew, testRetry, len(writes), summarizeWrites(writes))
+	// One controller makes, per name: create the slice, update the Service.
+	if want := 2 * 2 * n; len(writes) != want {
+		t.Errorf("%d writes, want %d (a slice and a Service update per name): %s", len(writes), want, summarizeWrites(writes))
+	}
+	l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: "endpointslice.kubernetes.io/managed-by=routeaddress-controller.knative.dev"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Items) != 2*n {
+		t.Errorf("%d EndpointSlices of ours, want %d", len(l.Items), 2*n)
+	}
+}
+
+// TestHATwoReplicasSwitches keeps two replicas alive through a series of
+// switches: every switch converges, and only the replica that leads the
+// routeaddress reconciler writes.
+func TestHATwoReplicasSwitches(t *testing.T) {
+	const n = 6
+	rs := startReplicas(t, 2)
+	gw := namespace(t, "gw")
+	const ip = "198.19.0.71"
+	gatewayService(t, gw, "gateway", ip, 80)
+	ns := namespace(t, "ha2")
+	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	steadyRoutes(t, ns, gw, n)
+	waitAllShaped(t, ns, gw, ip, n, config.ModeExternalName)
+	leader := routeAddressLeader(t, rs)
+	sizes := make([]int64, len(rs))
+	for i, r := range rs {
+		sizes[i] = r.logSize(t)
+	}
+	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices, config.ModeExternalName, config.ModeEndpointSlices} {
+		start := time.Now()
+		setMode(t, mode, config.FallbackEnabled)
+		waitAllShaped(t, ns, gw, ip, n, mode)
+		t.Logf("→ %-18s converged in %v", mode, time.Since(start).Round(10*time.Millisecond))
+	}
+	for i, r := range rs {
+		if !r.alive() {
+			t.Fatalf("replica %d exited", r.i)
+		}
+		got := r.writesLogged(t, sizes[i])
+		t.Logf("replica %d (leader: %v) logged %d writes", r.i, r == leader, got)
+		if (r == leader) != (got > 0) {
+			t.Errorf("replica %d (leader: %v) logged %d writes: only the leader may write", r.i, r == leader, got)
+		}
+	}
+}
