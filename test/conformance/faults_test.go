@@ -19,7 +19,9 @@ limitations under the License.
 package conformance
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,6 +29,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/test/cluster"
@@ -212,4 +215,41 @@ func TestBadKey(t *testing.T) {
 
 	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
 	waitShape(t, ns, "hello", headless)
+}
+
+// TestWebhookRefusesBadKey (issue 13): with the webhook binary running as
+// serving's webhook, the apiserver refuses a mistyped route-address-mode
+// when it is written, with a message that names the key, the value and the
+// allowed values; a good value is admitted.
+func TestWebhookRefusesBadKey(t *testing.T) {
+	needLocal(t)
+	if os.Geteuid() != 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("the webhook's address needs root, and CI runs as root")
+		}
+		t.Skip("the webhook's address needs root")
+	}
+	w, err := env.local.StartWebhook(bg(), env.webhook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	patch := func(mode string) error {
+		b, _ := json.Marshal(map[string]any{"data": map[string]string{config.ModeKey: mode}})
+		_, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(bg(), "config-network", types.MergePatchType, b, metav1.PatchOptions{})
+		return err
+	}
+	err = patch("endpointslice")
+	want := `route-address-mode: unknown value "endpointslice", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("patching route-address-mode=endpointslice: %v; want it refused with %q", err, want)
+	}
+	t.Logf("kubectl patch ... route-address-mode=endpointslice: %v", err)
+	if err := patch(string(config.ModeEndpointSlices)); err != nil {
+		t.Errorf("a good value was refused: %v", err)
+	}
+	cm, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Get(bg(), "config-network", metav1.GetOptions{})
+	if err != nil || cm.Data[config.ModeKey] != string(config.ModeEndpointSlices) {
+		t.Errorf("config-network %s = %q (%v), want %s", config.ModeKey, cm.Data[config.ModeKey], err, config.ModeEndpointSlices)
+	}
 }

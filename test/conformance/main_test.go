@@ -49,6 +49,8 @@ var env struct {
 	controller string
 	// gateway is the gateway stand-in's binary (test/cmd/gateway).
 	gateway string
+	// webhook is the webhook binary (cmd/webhook).
+	webhook string
 	ctrl    *controllerProc
 }
 
@@ -81,7 +83,8 @@ func run(m *testing.M) int {
 	start := time.Now()
 	env.controller = filepath.Join(dir, "controller")
 	env.gateway = filepath.Join(dir, "gateway")
-	for bin, pkg := range map[string]string{env.controller: "test/cmd/controller", env.gateway: "test/cmd/gateway"} {
+	env.webhook = filepath.Join(dir, "webhook")
+	for bin, pkg := range map[string]string{env.controller: "test/cmd/controller", env.gateway: "test/cmd/gateway", env.webhook: "cmd/webhook"} {
 		if out, err := exec.Command("go", "build", "-o", bin, "knative.dev/route-address/"+pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
 			return 1
