@@ -140,6 +140,17 @@ func TestReconcileFaults(t *testing.T) {
 				"Service %q keeps its last addresses: KIngress %q does not exist; they follow it again once it has a load balancer", h, h),
 		},
 	}, {
+		// Found by FuzzPlan: with no load balancer, a missing Service came
+		// back but its last endpoints were deleted.
+		Name:    "fault 1: load balancer gone and the Service deleted: it comes back, the last addresses stay",
+		Key:     key,
+		Ctx:     withMode(eps, on),
+		Objects: base(untagged, lbNone, live(desired(untagged, lbIP, eps, on)[h].Endpoints, desired(untagged, lbIP, eps, on)[h].Slices[0])...),
+		WantCreates: []runtime.Object{
+			desired(untagged, lbIP, eps, on)[h].Service,
+		},
+		WantEvents: []string{created(plan.KindService, h)},
+	}, {
 		Name:    "fault 1: load balancer gone while switching to ExternalName: our slices stay until upstream reshapes",
 		Key:     key,
 		Ctx:     withMode(en, on),

@@ -210,10 +210,26 @@ func sameObjects(a, b plan.Actual) bool {
 }
 
 // describe renders a plan compactly, one operation a line.
-func describe(p plan.Plan) string {
+func describe(p plan.Plan) string { return describeFrom(p, plan.Actual{}) }
+
+// describeFrom renders a plan one operation a line, with what a user
+// would check: the Service's shape, the addresses and ports of endpoints,
+// and for an update the labels it adds or removes compared with before.
+func describeFrom(p plan.Plan, before plan.Actual) string {
 	var b strings.Builder
 	for _, op := range p.Ops {
-		fmt.Fprintf(&b, "    %s %s %s (%s)\n", op.Verb, op.Kind, op.Name(), op.Reason)
+		fmt.Fprintf(&b, "    %s %s %s (%s)", op.Verb, op.Kind, op.Name(), op.Reason)
+		if op.Verb != plan.Delete {
+			fmt.Fprintf(&b, " %s", what(op.Object))
+			if op.Verb == plan.Update {
+				if old := find(before, op.Kind, op.Name()); old != nil {
+					if d := labelDiff(old.GetLabels(), op.Object.GetLabels()); d != "" {
+						fmt.Fprintf(&b, " labels %s", d)
+					}
+				}
+			}
+		}
+		b.WriteString("\n")
 	}
 	for _, bl := range p.Blocked {
 		fmt.Fprintf(&b, "    Blocked by %s %s\n", bl.Kind, bl.Name)
@@ -222,4 +238,79 @@ func describe(p plan.Plan) string {
 		return "    (nothing)\n"
 	}
 	return b.String()
+}
+
+// what summarises an object as a user sees it.
+func what(o plan.Object) string {
+	switch o := o.(type) {
+	case *corev1.Service:
+		switch {
+		case o.Spec.Type == corev1.ServiceTypeExternalName:
+			return "[ExternalName " + o.Spec.ExternalName + "]"
+		case o.Spec.ClusterIP == corev1.ClusterIPNone:
+			return "[headless]"
+		}
+		return "[ClusterIP]"
+	case *corev1.Endpoints:
+		var out []string
+		for _, ss := range o.Subsets {
+			for _, a := range ss.Addresses {
+				for _, p := range ss.Ports {
+					out = append(out, fmt.Sprintf("%s:%d/%s", a.IP, p.Port, p.Name))
+				}
+			}
+		}
+		return "[" + strings.Join(out, " ") + "]"
+	case *discoveryv1.EndpointSlice:
+		var out []string
+		for _, e := range o.Endpoints {
+			for _, a := range e.Addresses {
+				for _, p := range o.Ports {
+					out = append(out, fmt.Sprintf("%s:%d/%s", a, *p.Port, *p.Name))
+				}
+			}
+		}
+		return "[" + string(o.AddressType) + " " + strings.Join(out, " ") + "]"
+	}
+	return ""
+}
+
+func find(a plan.Actual, k plan.Kind, name string) plan.Object {
+	switch k {
+	case plan.KindService:
+		for _, o := range a.Services {
+			if o.Name == name {
+				return o
+			}
+		}
+	case plan.KindEndpoints:
+		for _, o := range a.Endpoints {
+			if o.Name == name {
+				return o
+			}
+		}
+	case plan.KindEndpointSlice:
+		for _, o := range a.Slices {
+			if o.Name == name {
+				return o
+			}
+		}
+	}
+	return nil
+}
+
+// labelDiff lists the labels added (+k=v), changed and removed (-k).
+func labelDiff(old, new map[string]string) string {
+	var out []string
+	for _, k := range sortedKeys(new) {
+		if ov, ok := old[k]; !ok || ov != new[k] {
+			out = append(out, "+"+k+"="+new[k])
+		}
+	}
+	for _, k := range sortedKeys(old) {
+		if _, ok := new[k]; !ok {
+			out = append(out, "-"+k)
+		}
+	}
+	return strings.Join(out, " ")
 }

@@ -76,6 +76,7 @@ type env struct {
 	ctx   context.Context
 	route *v1.Route
 	ing   *netv1alpha1.Ingress
+	lb    lb
 	cfg   config.RouteAddress
 	// placeholders is nil (build upstream's placeholders every time) but
 	// in benchmarks that measure the reconciler's cache.
@@ -88,8 +89,47 @@ func newEnv(l lb, mode config.Mode, fb config.Fallback) env {
 		ctx:   WithRouteConfig(context.Background()),
 		route: route,
 		ing:   Ingress(route, l.entries...),
+		lb:    l,
 		cfg:   config.RouteAddress{Mode: mode, ExternalNameFallback: fb},
 	}
+}
+
+// wantAddresses is what every endpoint of a name must hold for each load
+// balancer the matrix resolves to addresses, written out rather than
+// computed: the address, the port the gateway listens on and the port
+// name ("" for those that resolve to none).
+var wantAddresses = map[string][]string{
+	lbIP.name:        {"10.0.0.7:80/http2"},
+	lbDualStack.name: {"10.0.0.7:80/http2", "fd00::7:80/http2"},
+	lbInternal.name:  {"10.96.100.10:80/http2"},
+}
+
+// addressesOf lists the addresses:port/name of the Endpoints and slices
+// of the Service name in s, per kind.
+func addressesOf(s *apiserver, name string) (endpoints, slices []string) {
+	if ep := s.endpoints[name]; ep != nil {
+		for _, ss := range ep.Subsets {
+			for _, a := range ss.Addresses {
+				for _, p := range ss.Ports {
+					endpoints = append(endpoints, fmt.Sprintf("%s:%d/%s", a.IP, p.Port, p.Name))
+				}
+			}
+		}
+	}
+	for _, k := range sortedKeys(s.slices) {
+		sl := s.slices[k]
+		if sl.Labels[discoveryv1.LabelServiceName] != name {
+			continue
+		}
+		for _, e := range sl.Endpoints {
+			for _, a := range e.Addresses {
+				for _, p := range sl.Ports {
+					slices = append(slices, fmt.Sprintf("%s:%d/%s", a, *p.Port, *p.Name))
+				}
+			}
+		}
+	}
+	return endpoints, slices
 }
 
 var tags = []string{"", Tag}
@@ -335,7 +375,7 @@ func TestTransitionMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 				p := plan.Make(in)
-				fmt.Fprintf(&golden, "%s\n%s", row, describe(p))
+				fmt.Fprintf(&golden, "%s\n%s", row, describeFrom(p, before))
 
 				checkForeignUntouched(t, e.route, p)
 				checkOrder(t, p)
@@ -437,10 +477,30 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 	if len(p.Ops) != 0 {
 		t.Errorf("second plan is not empty:\n%s", describe(p))
 	}
-	blocked := len(p.Blocked) > 0
+	// A name with anything the Route does not control is left alone.
+	blocked := map[string]bool{}
+	for _, tg := range in.Targets {
+		if svc := s.services[tg.Name]; svc != nil && !metav1.IsControlledBy(svc, e.route) {
+			blocked[tg.Name] = true
+		}
+		if ep := s.endpoints[tg.Name]; ep != nil && !metav1.IsControlledBy(ep, e.route) {
+			blocked[tg.Name] = true
+		}
+		for _, sl := range s.slices {
+			if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && sl.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy && !metav1.IsControlledBy(sl, e.route) {
+				blocked[tg.Name] = true
+			}
+		}
+	}
 	for _, tg := range in.Targets {
 		svc := s.services[tg.Name]
-		if blocked && !metav1.IsControlledBy(svc, e.route) {
+		if blocked[tg.Name] {
+			if svc != nil && !metav1.IsControlledBy(svc, e.route) {
+				eps, sls := addressesOf(s, tg.Name)
+				if len(eps)+len(sls) > 0 && s.endpoints[tg.Name] != nil && metav1.IsControlledBy(s.endpoints[tg.Name], e.route) {
+					t.Errorf("our Endpoints %s hold addresses for somebody else's Service", tg.Name)
+				}
+			}
 			continue
 		}
 		if svc == nil {
@@ -471,18 +531,44 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 				t.Errorf("EndpointSlice %s = %v, want endpoints %v", want.Name, got, want.Endpoints)
 			}
 		}
+		// What a user checks, against the literal table: the addresses
+		// and ports each kind of endpoints holds in this mode.
+		if want, ok := wantAddresses[e.lb.name]; ok {
+			eps, sls := addressesOf(s, tg.Name)
+			if wantEps := map[bool][]string{true: want}[e.cfg.Mode.WritesEndpoints()]; fmt.Sprint(eps) != fmt.Sprint(wantEps) {
+				t.Errorf("Endpoints %s hold %v, want %v", tg.Name, eps, wantEps)
+			}
+			if wantSls := map[bool][]string{true: want}[e.cfg.Mode.WritesEndpointSlices()]; fmt.Sprint(sls) != fmt.Sprint(wantSls) {
+				t.Errorf("EndpointSlices of %s hold %v, want %v", tg.Name, sls, wantSls)
+			}
+		}
 		if tg.Service.Spec.Type == corev1.ServiceTypeExternalName && e.cfg.ExternalNameFallback == config.FallbackDisabled {
 			t.Errorf("Service %s is ExternalName with the fallback disabled", tg.Name)
 		}
 	}
+	wanted := map[string]bool{}
+	for _, tg := range in.Targets {
+		wanted[tg.Name] = true
+	}
 	for n, svc := range s.services {
-		if n != RouteName && n != TagService && metav1.IsControlledBy(svc, e.route) {
+		if !wanted[n] && metav1.IsControlledBy(svc, e.route) {
 			t.Errorf("orphan Service %s left", n)
 		}
 	}
 	wantSlices := 0
 	for _, tg := range in.Targets {
 		switch {
+		case blocked[tg.Name]:
+			// Foreign slices stay; ours go when the Service is not ours.
+			for _, sl := range s.slices {
+				if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && !metav1.IsControlledBy(sl, e.route) {
+					wantSlices++
+				} else if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && s.services[tg.Name] != nil && !metav1.IsControlledBy(s.services[tg.Name], e.route) {
+					t.Errorf("our EndpointSlice %s serves somebody else's Service %s", sl.Name, tg.Name)
+				} else if sl.Labels[discoveryv1.LabelServiceName] == tg.Name {
+					wantSlices++
+				}
+			}
 		case tg.Keep:
 			for _, sl := range old.slices {
 				if sl.Labels[discoveryv1.LabelServiceName] == tg.Name {

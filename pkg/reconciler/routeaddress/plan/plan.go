@@ -139,6 +139,16 @@ func (p *planner) target(t *Target) {
 	if svc != nil && !p.controlled(svc) {
 		p.block(KindService, svc.Name)
 		blocked = true
+		// Endpoints and slices of ours under this name would add addresses
+		// to somebody else's Service: they go.
+		if ep != nil && p.controlled(ep) {
+			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "the Service is not the Route's"})
+		}
+		for _, s := range ss {
+			if p.controlled(s) {
+				p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "the Service is not the Route's"})
+			}
+		}
 	}
 	if ep != nil && !p.controlled(ep) {
 		p.block(KindEndpoints, ep.Name)
@@ -154,8 +164,12 @@ func (p *planner) target(t *Target) {
 		return
 	}
 
-	if t.Keep && svc != nil {
-		// No load balancer: the name keeps what it has.
+	if t.Keep {
+		// No load balancer: the name keeps what it has; a missing Service
+		// comes back (headless, with its last endpoints, if any).
+		if svc == nil {
+			p.serviceOps = append(p.serviceOps, Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: "missing"})
+		}
 		return
 	}
 
