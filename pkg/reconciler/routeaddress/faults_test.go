@@ -308,5 +308,5 @@ func TestReconcileFaults(t *testing.T) {
 		WantErr:      true,
 		WantUpdates:  []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
 	}}
-	table.Test(t, factory())
+	table.Test(t, recording(factory()))
 }

@@ -332,6 +332,7 @@ func TestReconcile(t *testing.T) {
 		WantEvents: []string{
 			done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")), deleted(plan.KindService, h),
 		},
+		PostConditions: []func(*testing.T, *TableRow){inOrder("create (dry run) services hello", "delete services hello", "create services hello", "create endpointslices hello-ipv4")},
 	}, TableRow{
 		Name:    "recreate: headless → ExternalName fallback for an external Domain",
 		Key:     key,
@@ -347,6 +348,7 @@ func TestReconcile(t *testing.T) {
 				h, "lb.example.com"),
 			created(plan.KindService, h), done("Deleted", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
 		},
+		PostConditions: []func(*testing.T, *TableRow){inOrder("create (dry run) services hello", "delete services hello", "create services hello", "delete endpointslices hello-ipv4")},
 	}, TableRow{
 		Name:    "fallback disabled: headless with no endpoints, never ExternalName",
 		Key:     key,
@@ -438,13 +440,14 @@ func TestReconcile(t *testing.T) {
 	// Mode switches, both directions.
 	intSlices := desired(untagged, lbInternal, es, on, gateway())
 	table = append(table, TableRow{
-		Name:        "switch ExternalName → EndpointSlices: slices first, then the Service turns headless",
-		Key:         key,
-		Ctx:         withMode(es, on),
-		Objects:     base(untagged, lbInternal, live(upstreamObjects(untagged, lbInternal)...)...),
-		WantCreates: []runtime.Object{intSlices[h].Slices[0]},
-		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(upstreamObjects(untagged, lbInternal)[0].(*corev1.Service)), intSlices[h].Service))},
-		WantEvents:  []string{created(plan.KindEndpointSlice, h+"-ipv4")},
+		Name:           "switch ExternalName → EndpointSlices: slices first, then the Service turns headless",
+		Key:            key,
+		Ctx:            withMode(es, on),
+		Objects:        base(untagged, lbInternal, live(upstreamObjects(untagged, lbInternal)...)...),
+		WantCreates:    []runtime.Object{intSlices[h].Slices[0]},
+		WantUpdates:    []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(upstreamObjects(untagged, lbInternal)[0].(*corev1.Service)), intSlices[h].Service))},
+		WantEvents:     []string{created(plan.KindEndpointSlice, h+"-ipv4")},
+		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpointslices hello-ipv4", "update services hello")},
 	}, TableRow{
 		Name:    "switch EndpointSlices → ExternalName: nothing until upstream has reshaped the Service",
 		Key:     key,
@@ -475,8 +478,9 @@ func TestReconcile(t *testing.T) {
 		WantUpdates: []clientgotesting.UpdateActionImpl{
 			updateOf(withUID(desired(untagged, lbIP, ep, on)[h].Endpoints)),
 		},
-		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
-		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
+		WantDeletes:    []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
+		WantEvents:     []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
+		PostConditions: []func(*testing.T, *TableRow){inOrder("update endpoints hello", "delete endpointslices hello-ipv4")},
 	}, TableRow{
 		Name:    "switch EndpointsAndSlices → ExternalName with an IP: the labels come off for upstream",
 		Key:     key,
@@ -486,13 +490,14 @@ func TestReconcile(t *testing.T) {
 			updateOf(withUID(liveOne(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel)))),
 		},
 	}, TableRow{
-		Name:        "switch EndpointSlices → Endpoints: Endpoints first, slices deleted last",
-		Key:         key,
-		Ctx:         withMode(ep, on),
-		Objects:     base(untagged, lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
-		WantCreates: []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
-		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
-		WantEvents:  []string{created(plan.KindEndpoints, h), deleted(plan.KindEndpointSlice, h+"-ipv4")},
+		Name:           "switch EndpointSlices → Endpoints: Endpoints first, slices deleted last",
+		Key:            key,
+		Ctx:            withMode(ep, on),
+		Objects:        base(untagged, lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WantCreates:    []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
+		WantDeletes:    []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
+		WantEvents:     []string{created(plan.KindEndpoints, h), deleted(plan.KindEndpointSlice, h+"-ipv4")},
+		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpoints hello", "delete endpointslices hello-ipv4")},
 	})
 
 	// The DomainInternal target moves: the row above has no objects of
@@ -506,7 +511,7 @@ func TestReconcile(t *testing.T) {
 		}
 	}
 
-	table.Test(t, factory())
+	table.Test(t, recording(factory()))
 }
 
 // factory builds the Reconciler on the row's listers and fake client, in

@@ -575,7 +575,7 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 					wantSlices++
 				}
 			}
-		case metav1.IsControlledBy(s.services[tg.Name], e.route):
+		case s.services[tg.Name] != nil && metav1.IsControlledBy(s.services[tg.Name], e.route):
 			wantSlices += len(tg.Slices)
 		}
 	}
