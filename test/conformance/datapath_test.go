@@ -49,10 +49,7 @@ func setupNetns(t *testing.T, addrs ...string) {
 		addrs = []string{dataLBIP, dataGatewayIP}
 	}
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("the data path needs root to create a network namespace, and CI runs as root")
-		}
-		t.Skip("the data path needs root to create a network namespace")
+		skipOrFail(t, "the data path needs root to create a network namespace")
 	}
 	n, err := cluster.StartNetns(bg(), env.gateway, addrs...)
 	if err != nil {
@@ -105,6 +102,9 @@ func TestDataPath(t *testing.T) {
 
 	for _, mode := range config.Modes {
 		setMode(t, mode, config.FallbackEnabled)
+		// This mode's objects and no other's, so that the requests below
+		// cannot be served by what the previous mode left.
+		waitModeObjects(t, ns, mode, map[string]bool{"byname": true, "tag-byname": true}, "byip", "byname", "tag-byname")
 		for _, name := range []string{"byip", "byname", "tag-byname"} {
 			host := fqdn(ns, name)
 			eventually(t, fmt.Sprintf("%s: GET http://%s/", mode, host), func() error {

@@ -20,6 +20,10 @@ package conformance
 
 import (
 	"fmt"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	"knative.dev/pkg/kmeta"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,9 +39,11 @@ import (
 	"knative.dev/route-address/test/dns"
 )
 
-// prober resolves names every 50 ms and records every failed lookup.
+// prober resolves names every 50 ms and records every lookup that fails
+// or answers other addresses than the expected ones.
 type prober struct {
 	names []string
+	want  string
 	stop  chan struct{}
 	done  sync.WaitGroup
 
@@ -52,8 +58,12 @@ type probeFailure struct {
 	err  string
 }
 
-func probe(names ...string) *prober {
-	p := &prober{names: names, stop: make(chan struct{})}
+// probe starts a prober for names, which must each resolve to exactly the
+// addresses want (through a CNAME or not).
+func probe(want []string, names ...string) *prober {
+	w := slices.Clone(want)
+	slices.Sort(w)
+	p := &prober{names: names, want: strings.Join(w, ","), stop: make(chan struct{})}
 	p.done.Add(1)
 	go func() {
 		defer p.done.Done()
@@ -74,6 +84,8 @@ func probe(names ...string) *prober {
 					p.failures = append(p.failures, probeFailure{time.Now(), n, err.Error()})
 				case len(a.Addresses) == 0:
 					p.failures = append(p.failures, probeFailure{time.Now(), n, "no addresses: " + a.String()})
+				case strings.Join(a.Addresses, ",") != p.want:
+					p.failures = append(p.failures, probeFailure{time.Now(), n, "wrong addresses: " + a.String() + ", want " + p.want})
 				}
 				p.mu.Unlock()
 			}
@@ -121,7 +133,7 @@ func TestTransitions(t *testing.T) {
 		waitDNS(t, n, "CNAME "+fmt.Sprintf(gwDomain, gw)+" A/AAAA 198.19.0.30")
 	}
 
-	p := probe(names...)
+	p := probe([]string{"198.19.0.30"}, names...)
 	defer p.close()
 	steps := []struct {
 		mode        config.Mode
@@ -142,6 +154,9 @@ func TestTransitions(t *testing.T) {
 		time.Sleep(time.Second) // let the prober see the settled state
 		probes, fails := p.take()
 		t.Logf("→ %-18s %4d lookups, %d failed, gap %v (%s)", s.mode, probes, len(fails), gapOf(fails), s.description)
+		if probes == 0 {
+			t.Fatalf("→ %s: the prober made no lookup", s.mode)
+		}
 		if len(fails) > 0 && !s.recreates {
 			t.Errorf("→ %s: %d failed lookups where no Service is recreated, first: %+v", s.mode, len(fails), fails[0])
 		}
@@ -225,8 +240,19 @@ func TestConflictingService(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Upstream's route reconciler stops at the conflict (ServiceNotOwned)
-	// before it makes a KIngress, so there is no load balancer.
-	route(t, ns, "hello")
+	// before it makes a KIngress; the test makes one with a load balancer,
+	// so that our reconciler would have addresses to write. A second Route
+	// in the namespace is the positive control: it gets its slice.
+	r := route(t, ns, "hello")
+	if _, err := env.net.NetworkingV1alpha1().Ingresses(ns).Create(bg(), &netv1alpha1.Ingress{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hello", OwnerReferences: []metav1.OwnerReference{*kmeta.NewControllerRef(r)}},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	setLoadBalancer(t, ns, "hello", ipEntry(lbIPv4))
+	route(t, ns, "control")
+	setLoadBalancer(t, ns, "control", ipEntry(lbIPv4))
+	waitShape(t, ns, "control", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"control-ipv4 IPv4 " + lbIPv4}})
 	eventually(t, "NotOwned Warning event", func() error {
 		evs, err := env.kube.CoreV1().Events(ns).List(bg(), metav1.ListOptions{FieldSelector: "involvedObject.name=hello,reason=NotOwned"})
 		if err != nil {
@@ -247,7 +273,11 @@ func TestConflictingService(t *testing.T) {
 	if got.UID != theirs.UID || got.ResourceVersion != theirs.ResourceVersion {
 		t.Errorf("their Service was modified: %+v", got)
 	}
-	if l, _ := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{}); len(l.Items) != 0 {
+	l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Items) != 0 {
 		t.Errorf("%d EndpointSlices were created next to somebody else's Service", len(l.Items))
 	}
 }

@@ -64,7 +64,7 @@ func (e *skipperEnv) host(route string) string { return route + "." + e.ns + ".s
 func setupSkipper(t *testing.T) *skipperEnv {
 	t.Helper()
 	if env.local == nil {
-		t.Skip("Skipper runs against the local control plane only")
+		skipOrFail(t, "Skipper runs against the local control plane only")
 	}
 	setupNetns(t, dataLBIP, skipperGatewayIP)
 	e := &skipperEnv{gw: namespace(t, "gw"), ns: namespace(t, "skipper")}
@@ -151,27 +151,40 @@ func (e *skipperEnv) hold(t *testing.T, s *cluster.Skipper, route string, want i
 	return code, body
 }
 
-// waitModeShape waits until both Routes' Services have the mode's shape.
+// waitModeShape waits until both Routes' Services have the mode's objects.
 func (e *skipperEnv) waitModeShape(t *testing.T, mode config.Mode) {
 	t.Helper()
-	for _, r := range []string{byIP, byName} {
-		eventually(t, fmt.Sprintf("%s/%s in mode %s", e.ns, r, mode), func() error {
-			s, err := observe(e.ns, r)
+	waitModeObjects(t, e.ns, mode, map[string]bool{byName: true}, byIP, byName)
+}
+
+// waitModeObjects waits until each of the Services names in ns has exactly
+// the objects of mode and nothing left from another mode: in ExternalName
+// mode the names in externalName are ExternalName; in our modes each is
+// headless with our Endpoints only in the Endpoints modes, our slices only
+// in the slice modes, and mirrored slices only in Endpoints mode.
+func waitModeObjects(t *testing.T, ns string, mode config.Mode, externalName map[string]bool, names ...string) {
+	t.Helper()
+	for _, r := range names {
+		eventually(t, fmt.Sprintf("%s/%s in mode %s", ns, r, mode), func() error {
+			s, err := observe(ns, r)
 			if err != nil {
 				return err
 			}
-			headless := s.Headless && s.ExternalName == ""
+			if !mode.Managed() {
+				if externalName[r] && s.ExternalName == "" {
+					return fmt.Errorf("not ExternalName yet: %+v", s)
+				}
+				return nil
+			}
 			switch {
-			case !mode.Managed() && r == byName && s.ExternalName == "":
-				return fmt.Errorf("not ExternalName yet: %+v", s)
-			case mode.Managed() && !headless:
+			case !s.Headless || s.ExternalName != "":
 				return fmt.Errorf("not headless yet: %+v", s)
-			case mode.WritesEndpoints() != (s.Endpoints != nil) && mode.Managed():
+			case mode.WritesEndpoints() != (s.Endpoints != nil):
 				return fmt.Errorf("Endpoints: %+v", s)
-			case mode.WritesEndpointSlices() != (len(s.Slices) > 0) && mode.Managed():
+			case mode.WritesEndpointSlices() != (len(s.Slices) > 0):
 				return fmt.Errorf("slices: %+v", s)
-			case mode == config.ModeEndpoints && s.Mirrored == 0:
-				return fmt.Errorf("no mirrored slice yet: %+v", s)
+			case (mode == config.ModeEndpoints) != (s.Mirrored > 0):
+				return fmt.Errorf("mirrored slices: %+v", s)
 			}
 			return nil
 		})

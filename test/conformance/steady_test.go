@@ -20,6 +20,7 @@ package conformance
 
 import (
 	"fmt"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ import (
 func needLocal(t *testing.T) {
 	t.Helper()
 	if env.local == nil {
-		t.Skip("needs the local control plane (audit log, controller restarts)")
+		skipOrFail(t, "needs the local control plane (audit log, controller restarts)")
 	}
 }
 
@@ -111,12 +112,30 @@ func TestSteadyStateWrites(t *testing.T) {
 
 		start := time.Now()
 		restartController(t)
-		time.Sleep(10 * time.Second)
+		// The canary, in a namespace of its own, shows that the restarted
+		// controller works: 0 writes from a crashed one would prove nothing.
+		canaryNS := namespace(t, "canary")
+		route(t, canaryNS, "canary")
+		setLoadBalancer(t, canaryNS, "canary", ipEntry(lbIPv4))
+		if mode.Managed() {
+			waitShape(t, canaryNS, "canary", named(lbCases[0].wantAt(mode, config.FallbackEnabled, gw, ip), "canary"))
+		} else {
+			waitShape(t, canaryNS, "canary", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{lbIPv4}, Mirrored: 1})
+		}
+		time.Sleep(10*time.Second - time.Since(start))
+		if !alive() {
+			t.Fatalf("%s: the controller is not running after the restart", mode)
+		}
 		writes := auditWrites(t, start, ns)
-		t.Logf("%-18s forced resync of %d Routes (%d Services): %d writes (%.2f per Route) %s",
+		t.Logf("%-18s forced resync of %d Routes (%d Services): %d writes (%.2f per Route) %s; canary converged, controller alive",
 			mode, n, 2*n, len(writes), float64(len(writes))/n, summarizeWrites(writes))
-		if mode.Managed() && len(writes) != 0 {
+		switch {
+		case mode.Managed() && len(writes) != 0:
 			t.Errorf("%s: %d writes in steady state, want 0: %s", mode, len(writes), summarizeWrites(writes))
+		case !mode.Managed() && len(writes) == 0:
+			// The positive control: upstream updates every Service each
+			// resync (FACTS), so the window and the audit log do see writes.
+			t.Errorf("%s: upstream made no write in the window: the measurement sees nothing", mode)
 		}
 	}
 }
@@ -126,7 +145,7 @@ func TestSteadyStateWrites(t *testing.T) {
 // or leftover objects.
 func TestRestartMidSwitch(t *testing.T) {
 	needLocal(t)
-	const n = 6
+	const n = 30
 	gw := namespace(t, "gw")
 	const ip = "198.19.0.60"
 	gatewayService(t, gw, "gateway", ip, 80)
@@ -135,10 +154,34 @@ func TestRestartMidSwitch(t *testing.T) {
 	steadyRoutes(t, ns, gw, n)
 	waitAllShaped(t, ns, gw, ip, n, config.ModeEndpoints)
 
+	// progress counts the objects a switch to mode creates: our slices
+	// (from Endpoints), our skip-mirror Endpoints (from EndpointSlices).
+	progress := map[config.Mode]func() int{
+		config.ModeEndpointSlices: func() int { return oursSlices(t, ns) },
+		config.ModeEndpointsAndSlices: func() int {
+			l, err := env.kube.CoreV1().Endpoints(ns).List(bg(), metav1.ListOptions{LabelSelector: discoveryv1.LabelSkipMirror + "=true"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(l.Items)
+		},
+	}
 	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpointsAndSlices} {
+		count := progress[mode]
+		before := count()
 		setMode(t, mode, config.FallbackEnabled)
-		time.Sleep(150 * time.Millisecond)
+		// Kill as soon as the switch has begun.
+		start := time.Now()
+		for count() == before && time.Since(start) < 10*time.Second {
+			time.Sleep(2 * time.Millisecond)
+		}
 		killController()
+		time.Sleep(100 * time.Millisecond)
+		atKill := count()
+		t.Logf("→ %s: killed %v after the switch with %d of %d objects it creates", mode, time.Since(start).Round(time.Millisecond), atKill, 2*n)
+		if atKill == before || atKill == 2*n {
+			t.Errorf("→ %s: the kill did not land mid-switch (%d before, %d at the kill, %d wanted)", mode, before, atKill, 2*n)
+		}
 		if err := startController(); err != nil {
 			t.Fatal(err)
 		}
