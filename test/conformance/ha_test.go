@@ -288,12 +288,8 @@ func TestHAKillLeaderMidSwitch(t *testing.T) {
 	if want := 2 * 2 * n; len(writes) != want {
 		t.Errorf("%d writes, want %d (a slice and a Service update per name): %s", len(writes), want, summarizeWrites(writes))
 	}
-	l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: "endpointslice.kubernetes.io/managed-by=routeaddress-controller.knative.dev"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(l.Items) != 2*n {
-		t.Errorf("%d EndpointSlices of ours, want %d", len(l.Items), 2*n)
+	if got := oursSlices(t, ns); got != 2*n {
+		t.Errorf("%d EndpointSlices of ours, want %d", got, 2*n)
 	}
 }
 

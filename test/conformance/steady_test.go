@@ -188,12 +188,8 @@ func TestRestartMidSwitch(t *testing.T) {
 		waitAllShaped(t, ns, gw, ip, n, mode)
 	}
 	// Nothing but what the shapes list: no stray slices of ours.
-	l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: "endpointslice.kubernetes.io/managed-by=routeaddress-controller.knative.dev"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(l.Items) != 2*n {
-		t.Errorf("%d EndpointSlices of ours, want %d", len(l.Items), 2*n)
+	if got := oursSlices(t, ns); got != 2*n {
+		t.Errorf("%d EndpointSlices of ours, want %d", got, 2*n)
 	}
 }
 

@@ -172,21 +172,6 @@ func TestReconcileFaults(t *testing.T) {
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Service %q (dry run): %v", h, invalid),
 		},
 	}, {
-		Name:    "fault 2: recreate: a dry-run create, then delete and create",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbIP, live(upstreamObjects(untagged, lbMesh)...)...),
-		WantDeletes: []clientgotesting.DeleteActionImpl{
-			deleteOf(servicesResource, h),
-		},
-		WantCreates: []runtime.Object{
-			desired(untagged, lbIP, es, on)[h].Service,
-			desired(untagged, lbIP, es, on)[h].Service, desired(untagged, lbIP, es, on)[h].Slices[0],
-		},
-		WantEvents: []string{
-			done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")), deleted(plan.KindService, h),
-		},
-	}, {
 		// Fault 4: one blocked name never stops the others.
 		Name:    "fault 4: a slice of ours without its managed-by label is taken back, the other name proceeds",
 		Key:     key,
