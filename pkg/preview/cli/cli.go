@@ -20,14 +20,15 @@ package cli
 
 import (
 	"context"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 
 	netclient "knative.dev/networking/pkg/client/clientset/versioned"
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
@@ -36,36 +37,21 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 )
 
-const usage = `kubectl route-address: preview route-address-mode changes.
-
-Usage:
-  kubectl route-address plan --mode MODE [--externalname-fallback Enabled|Disabled] [-n NS | -A] [-o table|json]
-  kubectl route-address status [-n NS | -A] [-o table|json]
-
-MODE is one of ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices.
-plan exits 0 when nothing blocks the plan, 2 when an object the Route does
-not control stands in the way, 1 on errors.
-Common flags: --kubeconfig FILE, --context NAME, --system-namespace NS (knative-serving).
-`
-
 // ExitBlocked is plan's exit code when the plan has blocking items.
 const ExitBlocked = 2
 
-// NewClients is how Main gets its clients; tests replace it.
-var NewClients = func(kubeconfig, context string) (preview.Clients, string, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	if kubeconfig != "" {
-		rules.ExplicitPath = kubeconfig
-	}
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context})
-	cfg, err := cc.ClientConfig()
+// NewClients is how Main gets its clients from kubectl's standard flags
+// (--kubeconfig, --context, -n, --as, --request-timeout, ...); tests
+// replace it. It returns the namespace the flags and kubeconfig select.
+var NewClients = func(flags genericclioptions.RESTClientGetter) (preview.Clients, string, error) {
+	cfg, err := flags.ToRESTConfig()
 	if err != nil {
 		return preview.Clients{}, "", fmt.Errorf("no cluster configured: %w", err)
 	}
 	// Reading Endpoints draws the apiserver's deprecation warning; it says
 	// nothing about what the plugin shows.
 	cfg.WarningHandler = rest.NoWarnings{}
-	ns, _, err := cc.Namespace()
+	ns, _, err := flags.ToRawKubeConfigLoader().Namespace()
 	if err != nil {
 		return preview.Clients{}, "", err
 	}
@@ -82,105 +68,138 @@ var NewClients = func(kubeconfig, context string) (preview.Clients, string, erro
 	return c, ns, nil
 }
 
-// Main runs the plugin and returns its exit code.
-func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	cmd := args[0]
-	fs := flag.NewFlagSet("kubectl route-address "+cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		kubeconfig, kcontext, ns, out, mode, fallback, systemNS string
-		all                                                     bool
-	)
-	fs.StringVar(&kubeconfig, "kubeconfig", "", "path to the kubeconfig file")
-	fs.StringVar(&kcontext, "context", "", "kubeconfig context to use")
-	fs.StringVar(&ns, "namespace", "", "namespace of the Routes (default: the context's)")
-	fs.StringVar(&ns, "n", "", "shorthand for --namespace")
-	fs.BoolVar(&all, "all-namespaces", false, "Routes of every namespace")
-	fs.BoolVar(&all, "A", false, "shorthand for --all-namespaces")
-	fs.StringVar(&out, "output", "table", "table or json")
-	fs.StringVar(&out, "o", "table", "shorthand for --output")
-	fs.StringVar(&systemNS, "system-namespace", "knative-serving", "namespace of config-network and config-domain")
-	if cmd == "plan" {
-		fs.StringVar(&mode, "mode", "", "the route-address-mode to preview (required)")
-		fs.StringVar(&fallback, "externalname-fallback", string(config.FallbackEnabled), "the route-address-externalname-fallback to preview")
-	} else if cmd != "status" {
-		fmt.Fprintf(stderr, "unknown command %q\n\n%s", cmd, usage)
-		return 1
-	}
-	if err := fs.Parse(args[1:]); err != nil {
-		return 1
-	}
-	if out != "table" && out != "json" {
-		fmt.Fprintf(stderr, "--output: unknown value %q, allowed values are table, json\n", out)
-		return 1
-	}
-	var cfg *config.RouteAddress
-	if cmd == "plan" {
-		if mode == "" {
-			fmt.Fprintf(stderr, "--mode is required; allowed values are %s\n", joined(config.Modes))
-			return 1
-		}
-		var err error
-		cfg, err = config.NewRouteAddressFromMap(map[string]string{config.ModeKey: mode, config.ExternalNameFallbackKey: fallback})
-		if err != nil {
-			fmt.Fprintf(stderr, "bad flag: %v\n", strings.NewReplacer(config.ModeKey, "--mode", config.ExternalNameFallbackKey, "--externalname-fallback").Replace(err.Error()))
-			return 1
-		}
-	}
+// exitError carries an exit code other than 1.
+type exitError struct{ code int }
 
-	clients, ctxNS, err := NewClients(kubeconfig, kcontext)
-	if err != nil {
-		fmt.Fprintln(stderr, "error:", err)
-		return 1
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// options are the flags every command shares.
+type options struct {
+	kube     *genericclioptions.ConfigFlags
+	all      bool
+	output   string
+	systemNS string
+}
+
+// Main runs the plugin and returns its exit code: 0, ExitBlocked for a
+// plan that something blocks, 1 on errors. --help exits 0.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := NewCommand(stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	var exit exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit):
+		return exit.code
 	}
-	if ns == "" {
-		ns = ctxNS
+	fmt.Fprintln(stderr, "error:", err)
+	return 1
+}
+
+// NewCommand builds the kubectl route-address command tree.
+func NewCommand(stdout, stderr io.Writer) *cobra.Command {
+	o := &options{kube: genericclioptions.NewConfigFlags(true)}
+	root := &cobra.Command{
+		Use: "kubectl-route_address",
+		// As kubectl shows plugins: kubectl route-address.
+		Annotations: map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl route-address"},
+		Short:       "Preview route-address-mode changes of Knative Serving",
+		Long: `kubectl route-address shows what the route-address controller would do
+to every Route's cluster-local Services, with its own resources and planner
+and only get/list reads.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	flags := root.PersistentFlags()
+	o.kube.AddFlags(flags)
+	flags.BoolVarP(&o.all, "all-namespaces", "A", false, "Routes of every namespace")
+	flags.StringVarP(&o.output, "output", "o", "table", "Output format: table or json")
+	flags.StringVar(&o.systemNS, "system-namespace", "knative-serving", "Namespace of config-network and config-domain")
+
+	var mode, fallback string
+	plan := &cobra.Command{
+		Use:   "plan --mode MODE",
+		Short: "Show the operations switching to a mode would make",
+		Long: fmt.Sprintf(`Show, per Route, each name's shape now and after a switch to MODE, the
+ordered operations, Service recreates, ExternalName fallbacks and objects
+the Route does not control. MODE is one of %s.
+
+Exit status: 0 when nothing blocks the plan, %d when an object the Route
+does not control stands in the way, 1 on errors.`, joined(config.Modes), ExitBlocked),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if mode == "" {
+				return fmt.Errorf("--mode is required; allowed values are %s", joined(config.Modes))
+			}
+			cfg, err := config.NewRouteAddressFromMap(map[string]string{config.ModeKey: mode, config.ExternalNameFallbackKey: fallback})
+			if err != nil {
+				return fmt.Errorf("bad flag: %v", strings.NewReplacer(config.ModeKey, "--mode", config.ExternalNameFallbackKey, "--externalname-fallback").Replace(err.Error()))
+			}
+			clients, scope, err := o.connect()
+			if err != nil {
+				return err
+			}
+			rep, err := clients.Plan(cmd.Context(), scope, cfg)
+			if err != nil {
+				return err
+			}
+			if o.output == "json" {
+				if err := rep.WriteJSON(stdout); err != nil {
+					return err
+				}
+			} else {
+				rep.WriteTable(stdout)
+			}
+			if rep.Summary.Blocked > 0 {
+				return exitError{ExitBlocked}
+			}
+			return nil
+		},
+	}
+	plan.Flags().StringVar(&mode, "mode", "", "The route-address-mode to preview (required)")
+	plan.Flags().StringVar(&fallback, "externalname-fallback", string(config.FallbackEnabled), "The route-address-externalname-fallback to preview")
+
+	status := &cobra.Command{
+		Use:   "status",
+		Short: "Show the configured mode and each Route Service's shape",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			clients, scope, err := o.connect()
+			if err != nil {
+				return err
+			}
+			st, err := clients.Status(cmd.Context(), scope)
+			if err != nil {
+				return err
+			}
+			if o.output == "json" {
+				return st.WriteJSON(stdout)
+			}
+			st.WriteTable(stdout)
+			return nil
+		},
+	}
+	root.AddCommand(plan, status)
+	return root
+}
+
+// connect checks the shared flags and makes the clients.
+func (o *options) connect() (preview.Clients, preview.Scope, error) {
+	if o.output != "table" && o.output != "json" {
+		return preview.Clients{}, preview.Scope{}, fmt.Errorf("--output: unknown value %q, allowed values are table, json", o.output)
+	}
+	clients, ns, err := NewClients(o.kube)
+	if err != nil {
+		return clients, preview.Scope{}, err
 	}
 	if ns == "" {
 		ns = "default"
 	}
-	scope := preview.Scope{Namespace: ns, AllNamespaces: all, SystemNamespace: systemNS}
-
-	if cmd == "status" {
-		st, err := clients.Status(ctx, scope)
-		if err != nil {
-			fmt.Fprintln(stderr, "error:", err)
-			return 1
-		}
-		if out == "json" {
-			return write(stderr, st.WriteJSON(stdout))
-		}
-		st.WriteTable(stdout)
-		return 0
-	}
-	rep, err := clients.Plan(ctx, scope, cfg)
-	if err != nil {
-		fmt.Fprintln(stderr, "error:", err)
-		return 1
-	}
-	if out == "json" {
-		if code := write(stderr, rep.WriteJSON(stdout)); code != 0 {
-			return code
-		}
-	} else {
-		rep.WriteTable(stdout)
-	}
-	if rep.Summary.Blocked > 0 {
-		return ExitBlocked
-	}
-	return 0
-}
-
-func write(stderr io.Writer, err error) int {
-	if err != nil {
-		fmt.Fprintln(stderr, "error:", err)
-		return 1
-	}
-	return 0
+	return clients, preview.Scope{Namespace: ns, AllNamespaces: o.all, SystemNamespace: o.systemNS}, nil
 }
 
 func joined(ms []config.Mode) string {

@@ -32,6 +32,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clientgotesting "k8s.io/client-go/testing"
 
@@ -80,7 +81,14 @@ func world(mode string) (preview.Clients, *kubefake.Clientset, *servingfake.Clie
 func run(t *testing.T, c preview.Clients, args ...string) (int, string, string) {
 	t.Helper()
 	saved := NewClients
-	NewClients = func(string, string) (preview.Clients, string, error) { return c, "default", nil }
+	NewClients = func(flags genericclioptions.RESTClientGetter) (preview.Clients, string, error) {
+		// As the real one: the namespace comes from -n, else the context.
+		ns, _, err := flags.ToRawKubeConfigLoader().Namespace()
+		if err != nil || ns == "" {
+			ns = "default"
+		}
+		return c, ns, nil
+	}
 	defer func() { NewClients = saved }()
 	var out, errOut bytes.Buffer
 	code := Main(context.Background(), args, &out, &errOut)
@@ -202,5 +210,40 @@ func TestErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestHelpAndKubectlFlags: --help exits 0 for every command and lists
+// kubectl's standard flags (k8s.io/cli-runtime's), which the commands
+// accept and hand to the client configuration.
+func TestHelpAndKubectlFlags(t *testing.T) {
+	c, _, _ := world("ExternalName")
+	for _, args := range [][]string{{"--help"}, {"plan", "--help"}, {"status", "--help"}, {"help", "plan"}} {
+		code, out, errOut := run(t, c, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want 0", args, code, errOut)
+		}
+		for _, f := range []string{"--kubeconfig", "--context", "-n, --namespace", "--as ", "--request-timeout", "-A, --all-namespaces", "-o, --output"} {
+			if args[0] != "--help" && !strings.Contains(out, f) {
+				t.Errorf("%v: help does not list %s:\n%s", args, f, out)
+			}
+		}
+	}
+
+	var got *genericclioptions.ConfigFlags
+	saved := NewClients
+	NewClients = func(flags genericclioptions.RESTClientGetter) (preview.Clients, string, error) {
+		got = flags.(*genericclioptions.ConfigFlags)
+		return c, "other", nil
+	}
+	defer func() { NewClients = saved }()
+	var out, errOut bytes.Buffer
+	code := Main(context.Background(), []string{"status", "-n", "other", "--context", "prod", "--as", "alice",
+		"--request-timeout", "5s", "--kubeconfig", "/tmp/kc"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+	if *got.Namespace != "other" || *got.Context != "prod" || *got.Impersonate != "alice" || *got.Timeout != "5s" || *got.KubeConfig != "/tmp/kc" {
+		t.Errorf("flags = ns %q context %q as %q timeout %q kubeconfig %q", *got.Namespace, *got.Context, *got.Impersonate, *got.Timeout, *got.KubeConfig)
 	}
 }
