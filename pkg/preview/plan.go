@@ -162,7 +162,12 @@ type Report struct {
 	Mode                 config.Mode     `json:"mode"`
 	ExternalNameFallback config.Fallback `json:"externalNameFallback"`
 	Routes               []RoutePlan     `json:"routes"`
-	Summary              Summary         `json:"summary"`
+	// Controller is serving's controller as it runs now; a switch while
+	// its Problem is set is blocked.
+	Controller ControllerState `json:"controller"`
+	// SwitchBlocked says why switching the mode now is not safe.
+	SwitchBlocked string  `json:"switchBlocked,omitempty"`
+	Summary       Summary `json:"summary"`
 }
 
 // Plan computes what the controller would do if route-address-mode were
@@ -173,6 +178,15 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *config.RouteAddress) (*
 		return nil, err
 	}
 	rep := &Report{Mode: cfg.Mode, ExternalNameFallback: cfg.ExternalNameFallback, Routes: []RoutePlan{}}
+	if rep.Controller, err = c.controllerState(ctx, s.SystemNamespace, c.now()); err != nil {
+		return nil, err
+	}
+	current, err := config.NewRouteAddressFromMap(cl.netData)
+	switching := err != nil || current.Mode != cfg.Mode
+	if switching && rep.Controller.Problem != "" {
+		rep.SwitchBlocked = rep.Controller.Problem
+		rep.Summary.Blocked++
+	}
 	for _, r := range cl.routes {
 		in, ads, err := cl.routeInput(ctx, r, cfg)
 		if err != nil {
@@ -241,6 +255,12 @@ func (rep *Report) WriteTable(w io.Writer) {
 		fmt.Fprintln(w, "\nIn ExternalName mode upstream's route reconciler reshapes the Services; the operations listed are")
 		fmt.Fprintln(w, "route-address's own, and its EndpointSlices are removed only once upstream has taken a Service over.")
 	}
+	if rep.Controller.Checked {
+		fmt.Fprintf(w, "\n%s\n", rep.Controller.describe())
+	}
+	if rep.SwitchBlocked != "" {
+		fmt.Fprintf(w, "\nBLOCKED: switching route-address-mode now is not safe: %s\n", rep.SwitchBlocked)
+	}
 	s := rep.Summary
 	fmt.Fprintf(w, "\n%d routes, %d operations, %d Service recreates, %d ExternalName fallbacks, %d warnings, %d blocked\n",
 		s.Routes, s.Operations, s.Recreates, s.Fallbacks, s.Warnings, s.Blocked)
@@ -260,6 +280,11 @@ type Status struct {
 	ConfigError          string        `json:"configError,omitempty"`
 	Routes               []RouteStatus `json:"routes"`
 	ExternalNameServices int           `json:"externalNameServicesInCluster"`
+	// Controller is serving's controller as it runs now.
+	Controller ControllerState `json:"controller"`
+	// LeftBehind are the objects of route-address in scope that a rollback
+	// to the stock controller would leave behind.
+	LeftBehind []string `json:"leftBehindByRollback"`
 }
 
 // RouteStatus is one Route's names and shapes.
@@ -275,7 +300,13 @@ func (c Clients) Status(ctx context.Context, s Scope) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Status{Routes: []RouteStatus{}}
+	st := &Status{Routes: []RouteStatus{}, LeftBehind: cl.leftBehind()}
+	if st.Controller, err = c.controllerState(ctx, s.SystemNamespace, c.now()); err != nil {
+		return nil, err
+	}
+	if st.LeftBehind == nil {
+		st.LeftBehind = []string{}
+	}
 	if ra, err := config.NewRouteAddressFromMap(cl.netData); err != nil {
 		st.ConfigError = err.Error()
 	} else {
@@ -317,6 +348,18 @@ func (st *Status) WriteTable(w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%d ExternalName Services in the cluster\n", st.ExternalNameServices)
+	fmt.Fprintf(w, "%s\n", st.Controller.describe())
+	if st.Controller.Problem != "" {
+		fmt.Fprintf(w, "switching route-address-mode now is not safe: %s\n", st.Controller.Problem)
+	}
+	if len(st.LeftBehind) == 0 {
+		fmt.Fprintln(w, "a rollback to the stock controller would leave nothing of route-address's behind")
+	} else {
+		fmt.Fprintf(w, "a rollback to the stock controller would leave %d objects of route-address's behind (switch to ExternalName and wait until this list is empty first):\n", len(st.LeftBehind))
+		for _, o := range st.LeftBehind {
+			fmt.Fprintf(w, "  %s\n", o)
+		}
+	}
 }
 
 func sortedKeys(m map[string]string) []string {

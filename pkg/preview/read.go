@@ -23,6 +23,7 @@ import (
 	"net"
 	"net/url"
 	"sort"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -56,6 +57,15 @@ type Clients struct {
 	Net     netclient.Interface
 	// Server is the API server's address, for error messages.
 	Server string
+	// Now is the clock leases are read against (nil: time.Now).
+	Now func() time.Time
+}
+
+func (c Clients) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
 }
 
 // Scope selects Routes: one namespace, or all with AllNamespaces.
@@ -81,7 +91,7 @@ func (c Clients) explain(err error, what string) error {
 	case err == nil:
 		return nil
 	case apierrs.IsForbidden(err):
-		return fmt.Errorf("permission denied to %s: %v (the plugin needs get/list on routes, ingresses.networking.internal.knative.dev, services, endpoints, endpointslices and configmaps)", what, err)
+		return fmt.Errorf("permission denied to %s: %v (the plugin needs get/list on routes, ingresses.networking.internal.knative.dev, services, endpoints, endpointslices and configmaps, get on deployments and list on leases in the system namespace)", what, err)
 	case apierrs.IsNotFound(err) && what == "list Routes":
 		return fmt.Errorf("Knative Serving is not installed: the routes.serving.knative.dev resource does not exist on %s", c.Server)
 	case errors.As(err, &netErr), errors.As(err, &urlErr):

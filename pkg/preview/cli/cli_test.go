@@ -25,9 +25,13 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -245,5 +249,106 @@ func TestHelpAndKubectlFlags(t *testing.T) {
 	}
 	if *got.Namespace != "other" || *got.Context != "prod" || *got.Impersonate != "alice" || *got.Timeout != "5s" || *got.KubeConfig != "/tmp/kc" {
 		t.Errorf("flags = ns %q context %q as %q timeout %q kubeconfig %q", *got.Namespace, *got.Context, *got.Impersonate, *got.Timeout, *got.KubeConfig)
+	}
+}
+
+// controllerObjects are serving's controller Deployment (replicas, of
+// which updated run the current template) and, when leaseAge >= 0, the
+// routeaddress reconciler's lease renewed leaseAge ago (duration 15 s).
+func controllerObjects(replicas, updated int32, leaseAge time.Duration, now time.Time) []runtime.Object {
+	dep := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: "controller", Generation: 2},
+		Spec: appsv1.DeploymentSpec{Replicas: &replicas, Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{Name: "controller", Image: "registry.example/route-address/controller@sha256:1"}}}}},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: replicas, UpdatedReplicas: updated, AvailableReplicas: replicas},
+	}
+	out := []runtime.Object{dep}
+	if leaseAge >= 0 {
+		holder, d := "controller-7d9f_1234", int32(15)
+		out = append(out, &coordinationv1.Lease{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: "controller.knative.dev.route-address.pkg.reconciler.routeaddress.reconciler.00-of-01"},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &d,
+				RenewTime: &metav1.MicroTime{Time: now.Add(-leaseAge)}},
+		})
+	}
+	return out
+}
+
+// TestSwitchRefusedWhileAnOldControllerRuns: plan exits 2 (BLOCKED) for a
+// switch while serving's controller Deployment is rolling out or no
+// route-address controller holds its lease; status says which, and what a
+// rollback would leave behind.
+func TestSwitchRefusedWhileAnOldControllerRuns(t *testing.T) {
+	now := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name     string
+		objs     []runtime.Object
+		wantCode int
+		wantOut  string
+	}{{
+		name:     "rollout complete, route-address leads",
+		objs:     controllerObjects(2, 2, 3*time.Second, now),
+		wantCode: 0,
+		wantOut:  "route-address: running (leader controller-7d9f_1234)",
+	}, {
+		name:     "rolling out: an old pod may lead the route reconciler",
+		objs:     controllerObjects(2, 1, 3*time.Second, now),
+		wantCode: ExitBlocked,
+		wantOut:  "BLOCKED: switching route-address-mode now is not safe: Deployment knative-serving/controller is rolling out (1 of 2 replicas updated)",
+	}, {
+		name:     "no route-address controller (stale lease)",
+		objs:     controllerObjects(2, 2, time.Minute, now),
+		wantCode: ExitBlocked,
+		wantOut:  "BLOCKED: switching route-address-mode now is not safe: no route-address controller runs",
+	}, {
+		name:     "no lease at all (the stock image)",
+		objs:     controllerObjects(1, 1, -1, now),
+		wantCode: ExitBlocked,
+		wantOut:  "no route-address controller runs",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, kube, _ := world("ExternalName")
+			for _, o := range tc.objs {
+				if err := kube.Tracker().Add(o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c.Now = func() time.Time { return now }
+			code, out, errOut := run(t, c, "plan", "--mode", "EndpointSlices", "-n", "default")
+			if code != tc.wantCode || !strings.Contains(out, tc.wantOut) {
+				t.Errorf("plan: exit %d (stderr %q), want %d; output lacks %q:\n%s", code, errOut, tc.wantCode, tc.wantOut, out)
+			}
+			// The same mode as configured is no switch: never blocked by this.
+			if code, out, _ := run(t, c, "plan", "--mode", "ExternalName", "-n", "default"); code != 0 || strings.Contains(out, "BLOCKED") {
+				t.Errorf("plan for the configured mode: exit %d:\n%s", code, out)
+			}
+			code, out, _ = run(t, c, "status", "-n", "default")
+			if code != 0 || !strings.Contains(out, "controller: registry.example/route-address/controller@sha256:1") {
+				t.Errorf("status: exit %d:\n%s", code, out)
+			}
+		})
+	}
+}
+
+// TestStatusListsWhatARollbackLeaves: our slices and marked Endpoints are
+// listed; upstream's Endpoints are not.
+func TestStatusListsWhatARollbackLeaves(t *testing.T) {
+	c, kube, _ := world("EndpointsAndSlices")
+	for _, o := range []runtime.Object{
+		&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "hello-ipv4",
+			Labels: map[string]string{discoveryv1.LabelManagedBy: "routeaddress-controller.knative.dev", discoveryv1.LabelServiceName: "hello"}},
+			AddressType: discoveryv1.AddressTypeIPv4},
+		&corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "hello",
+			Labels: map[string]string{"serving.knative.dev/route-address": "routeaddress-controller.knative.dev"}}},
+		&corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "upstreams"}},
+	} {
+		if err := kube.Tracker().Add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, _ := run(t, c, "status", "-n", "default")
+	want := "a rollback to the stock controller would leave 2 objects of route-address's behind (switch to ExternalName and wait until this list is empty first):\n  EndpointSlice default/hello-ipv4\n  Endpoints default/hello\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("status: exit %d, want it to contain\n%s\ngot:\n%s", code, want, out)
 	}
 }
