@@ -36,7 +36,14 @@ func StartReplica(c *Cluster, bin string, i int) (*exec.Cmd, error) {
 	return startController(c, bin, fmt.Sprintf("controller-%d.log", i), []string{"ROUTE_ADDRESS_E2E_HA=1"})
 }
 
+// StartControllerWithLimits is StartController with the client's rate
+// limits set (KUBE_API_QPS, KUBE_API_BURST), as the benchmark sets them.
+func StartControllerWithLimits(c *Cluster, bin string, qps, burst int) (*exec.Cmd, error) {
+	return startController(c, bin, "controller.log", []string{fmt.Sprintf("KUBE_API_QPS=%d", qps), fmt.Sprintf("KUBE_API_BURST=%d", burst)})
+}
+
 func startController(c *Cluster, bin, log string, env []string) (*exec.Cmd, error) {
+	// The later of two settings of a variable wins.
 	return Run(filepath.Join(c.Dir, log),
 		append([]string{"SYSTEM_NAMESPACE=" + SystemNamespace, "PROFILING_PORT=0", "KUBE_API_QPS=200", "KUBE_API_BURST=400"}, env...),
 		bin, "--kubeconfig", c.ControllerKubeconfig)

@@ -51,6 +51,7 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
 
+	"knative.dev/route-address/pkg/controllers"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/test/cluster"
 )
@@ -86,6 +87,10 @@ type result struct {
 	floorFollow time.Duration
 	rssBase     int
 	rssNoise    int
+	// A new Route created on an idle controller, and right after a forced
+	// global resync began, with the resync's writes meanwhile.
+	lateIdle, lateResync time.Duration
+	lateResyncW          int
 }
 
 type bench struct {
@@ -96,7 +101,9 @@ type bench struct {
 	ctrlBin string
 	ctrl    *exec.Cmd
 	n       int
-	floors  int
+	// qps and burst are the controller's client limits.
+	qps, burst int
+	floors     int
 }
 
 func main() {
@@ -104,7 +111,13 @@ func main() {
 	n := flag.Int("n", 1000, "Routes, each with one tag")
 	unrelated := flag.Int("unrelated", 10000, "unrelated EndpointSlices for the memory row")
 	dir := flag.String("dir", "", "work directory (default: a temporary one)")
+	// sharedmain gives the client QPS 5 and burst 10 per controller when
+	// nothing is set: what serving's binary with route-address runs with.
+	ctors := len(controllers.Constructors())
+	qps := flag.Int("qps", 5*ctors, "the controller's client QPS (default: sharedmain's for the binary's controllers)")
+	burst := flag.Int("burst", 10*ctors, "the controller's client burst (default: sharedmain's)")
 	flag.Parse()
+	limits = clientLimits{qps: *qps, burst: *burst, ctors: ctors}
 	if *ctrlBin == "" {
 		log.Fatal("-controller is required")
 	}
@@ -140,7 +153,7 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 	cfg.QPS, cfg.Burst = 1000, 2000
 	cfg.WarningHandler = rest.NoWarnings{}
 	b := &bench{c: c, kube: kubernetes.NewForConfigOrDie(cfg), serving: servingclient.NewForConfigOrDie(cfg),
-		net: netclient.NewForConfigOrDie(cfg), ctrlBin: ctrlBin, n: n}
+		net: netclient.NewForConfigOrDie(cfg), ctrlBin: ctrlBin, n: n, qps: limits.qps, burst: limits.burst}
 	if err := b.setMode(mode); err != nil {
 		return nil, err
 	}
@@ -183,6 +196,23 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 	time.Sleep(resyncWait(n))
 	r.resyncW = b.writes(start)
 	log.Printf("forced resync: %d writes", r.resyncW)
+
+	// A change made during a resync: one new Route, on an idle controller
+	// and right after a forced resync began (a restart: every Route is
+	// queued before it).
+	if r.lateIdle, err = b.lateRoute("idle", mode, gwIP); err != nil {
+		return nil, err
+	}
+	start = time.Now()
+	if err := b.restart(); err != nil {
+		return nil, err
+	}
+	if r.lateResync, err = b.lateRoute("during-resync", mode, gwIP); err != nil {
+		return nil, err
+	}
+	r.lateResyncW = b.writes(start)
+	log.Printf("a new Route shaped in %v idle, %v during a resync (%d resync writes meanwhile)", r.lateIdle, r.lateResync, r.lateResyncW)
+	time.Sleep(resyncWait(n))
 
 	if mode.Managed() {
 		// Back to ExternalName, and here again.
@@ -252,8 +282,78 @@ func resyncWait(n int) time.Duration {
 	return max(10*time.Second, time.Duration(n)*20*time.Millisecond)
 }
 
+// clientLimits are the controller's, for the table header.
+type clientLimits struct{ qps, burst, ctors int }
+
+var limits clientLimits
+
+// lateRoute creates Route name (one tag) in its own namespace, plays the
+// ingress for it and returns the time until both its Services have mode's
+// final shape.
+func (b *bench) lateRoute(name string, mode config.Mode, ip string) (time.Duration, error) {
+	ctx := context.Background()
+	lns := "late-" + name
+	start := time.Now()
+	if _, err := b.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: lns}}, metav1.CreateOptions{}); err != nil {
+		return 0, err
+	}
+	if err := b.createRoute(lns, name); err != nil {
+		return 0, err
+	}
+	lb := []netv1alpha1.LoadBalancerIngressStatus{{DomainInternal: gwDomain}}
+	deadline := time.Now().Add(15 * time.Minute)
+	for {
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("Route %s/%s not shaped in 15 minutes", lns, name)
+		}
+		ing, err := b.net.NetworkingV1alpha1().Ingresses(lns).Get(ctx, name, metav1.GetOptions{})
+		if err == nil && !ing.IsReady() {
+			ing.Status.ObservedGeneration = ing.Generation
+			ing.Status.MarkNetworkConfigured()
+			ing.Status.MarkLoadBalancerReady(lb, lb)
+			_, _ = b.net.NetworkingV1alpha1().Ingresses(lns).UpdateStatus(ctx, ing, metav1.UpdateOptions{})
+		}
+		ok := err == nil
+		for _, svc := range []string{name, "tag-" + name} {
+			ok = ok && b.serviceShaped(ctx, lns, svc, mode, ip)
+		}
+		if ok {
+			return time.Since(start), nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// serviceShaped reports whether Service svc in namespace has mode's final
+// shape: upstream's ExternalName, or headless with the mode's endpoints.
+func (b *bench) serviceShaped(ctx context.Context, namespace, svc string, mode config.Mode, ip string) bool {
+	s, err := b.kube.CoreV1().Services(namespace).Get(ctx, svc, metav1.GetOptions{})
+	if err != nil {
+		return false
+	}
+	if !mode.Managed() {
+		return s.Spec.Type == corev1.ServiceTypeExternalName && s.Spec.ExternalName == gwDomain
+	}
+	if s.Spec.ClusterIP != corev1.ClusterIPNone {
+		return false
+	}
+	if mode.WritesEndpointSlices() {
+		sl, err := b.kube.DiscoveryV1().EndpointSlices(namespace).Get(ctx, svc+"-ipv4", metav1.GetOptions{})
+		if err != nil || len(sl.Endpoints) != 1 || sl.Endpoints[0].Addresses[0] != ip {
+			return false
+		}
+	}
+	if mode.WritesEndpoints() {
+		ep, err := b.kube.CoreV1().Endpoints(namespace).Get(ctx, svc, metav1.GetOptions{})
+		if err != nil || len(ep.Subsets) != 1 || ep.Subsets[0].Addresses[0].IP != ip {
+			return false
+		}
+	}
+	return true
+}
+
 func (b *bench) startController() error {
-	cmd, err := cluster.StartController(b.c, b.ctrlBin)
+	cmd, err := cluster.StartControllerWithLimits(b.c, b.ctrlBin, b.qps, b.burst)
 	b.ctrl = cmd
 	return err
 }
@@ -315,29 +415,7 @@ func parallel(n int, f func(i int) error) error {
 // the gateway.
 func (b *bench) createRoutes() error {
 	ctx := context.Background()
-	err := parallel(b.n, func(i int) error {
-		name := fmt.Sprintf("r%d", i)
-		rev, err := b.serving.ServingV1().Revisions(ns).Create(ctx, &v1.Revision{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name + "-00001"},
-			Spec:       v1.RevisionSpec{PodSpec: corev1.PodSpec{Containers: []corev1.Container{{Image: "example.com/hello"}}}},
-		}, metav1.CreateOptions{})
-		if err != nil {
-			return err
-		}
-		rev.Status.ObservedGeneration = rev.Generation
-		rev.Status.Conditions = duckv1.Conditions{{Type: apis.ConditionReady, Status: corev1.ConditionTrue}}
-		if _, err := b.serving.ServingV1().Revisions(ns).UpdateStatus(ctx, rev, metav1.UpdateOptions{}); err != nil {
-			return err
-		}
-		_, err = b.serving.ServingV1().Routes(ns).Create(ctx, &v1.Route{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-			Spec: v1.RouteSpec{Traffic: []v1.TrafficTarget{
-				{RevisionName: rev.Name, Percent: ptr.To[int64](100), LatestRevision: ptr.To(false)},
-				{RevisionName: rev.Name, Tag: "tag", LatestRevision: ptr.To(false)},
-			}},
-		}, metav1.CreateOptions{})
-		return err
-	})
+	err := parallel(b.n, func(i int) error { return b.createRoute(ns, fmt.Sprintf("r%d", i)) })
 	if err != nil {
 		return err
 	}
@@ -377,6 +455,31 @@ func (b *bench) createRoutes() error {
 		}
 	}
 	return nil
+}
+
+// createRoute creates a ready Revision and a Route to it with one tag.
+func (b *bench) createRoute(namespace, name string) error {
+	ctx := context.Background()
+	rev, err := b.serving.ServingV1().Revisions(namespace).Create(ctx, &v1.Revision{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name + "-00001"},
+		Spec:       v1.RevisionSpec{PodSpec: corev1.PodSpec{Containers: []corev1.Container{{Image: "example.com/hello"}}}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		return err
+	}
+	rev.Status.ObservedGeneration = rev.Generation
+	rev.Status.Conditions = duckv1.Conditions{{Type: apis.ConditionReady, Status: corev1.ConditionTrue}}
+	if _, err := b.serving.ServingV1().Revisions(namespace).UpdateStatus(ctx, rev, metav1.UpdateOptions{}); err != nil {
+		return err
+	}
+	_, err = b.serving.ServingV1().Routes(namespace).Create(ctx, &v1.Route{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: v1.RouteSpec{Traffic: []v1.TrafficTarget{
+			{RevisionName: rev.Name, Percent: ptr.To[int64](100), LatestRevision: ptr.To(false)},
+			{RevisionName: rev.Name, Tag: "tag", LatestRevision: ptr.To(false)},
+		}},
+	}, metav1.CreateOptions{})
+	return err
 }
 
 // waitShape waits until all 2N Services have the final shape of mode.
@@ -469,13 +572,13 @@ func (b *bench) allWrites(since time.Time) int {
 }
 
 // floor times k Service creates from one client with the controller's
-// limits (QPS 200, burst 400), one after another. It runs right after the
+// limits, one after another. It runs right after the
 // phase it is the floor of, so that both see the same machine: the time
 // per write on these shared machines drifts by half within one run.
 func (b *bench) floor(k int) (time.Duration, error) {
 	k = max(k, 1)
 	cfg := rest.CopyConfig(b.c.Config)
-	cfg.QPS, cfg.Burst = 200, 400
+	cfg.QPS, cfg.Burst = float32(b.qps), b.burst
 	kc := kubernetes.NewForConfigOrDie(cfg)
 	b.floors++
 	start := time.Now()
@@ -549,12 +652,18 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated in
 		return fmt.Sprintf("%.1f", floor.Seconds()*1000/float64(max(k, 1)))
 	}
 	fmt.Printf("\nN=%d Routes, each with one tag (%d Services); KIngress DomainInternal → one gateway Service.\n", n, 2*n)
+	fmt.Printf("Controller client limits: QPS %d, burst %d (sharedmain's default for serving's binary with route-address: %d controllers × 5 / × 10 = %d / %d).\n",
+		limits.qps, limits.burst, limits.ctors, 5*limits.ctors, 10*limits.ctors)
 	fmt.Printf("Writes in a time's cell are every object write of that phase in the Routes' namespace (audit log, not Events);\n" +
 		"its floor is that many writes from a tight client loop, measured right after the phase.\n\n")
 	fmt.Printf("| measure | upstream (`ExternalName` mode) | ours (`EndpointSlices`) | ours (`EndpointsAndSlices`) |\n|---|---|---|---|\n")
 	fmt.Printf("| time until every Route's Services have their final shape after creation | %s |\n", col(func(r *result, _ config.Mode) string { return ratio(r.create, r.createAll, r.floorCreate) }))
 	fmt.Printf("| API writes to Services/Endpoints/EndpointSlices during that (audit log) | %s |\n", col(func(r *result, _ config.Mode) string { return fmt.Sprint(r.createW) }))
 	fmt.Printf("| API writes per Route during one forced global resync in steady state | %s |\n", col(func(r *result, _ config.Mode) string { return fmt.Sprintf("%.2f", float64(r.resyncW)/float64(n)) }))
+	fmt.Printf("| a new Route: time until its names have their final shape, on an idle controller → right after a forced resync began (resync writes meanwhile) | %s |\n",
+		col(func(r *result, _ config.Mode) string {
+			return fmt.Sprintf("%s → %s (%.2f×, %d writes)", secs(r.lateIdle), secs(r.lateResync), r.lateResync.Seconds()/r.lateIdle.Seconds(), r.lateResyncW)
+		}))
 	fmt.Printf("| time to converge after switching the mode from `ExternalName` (and back) | %s |\n", col(func(r *result, m config.Mode) string {
 		if !m.Managed() {
 			return "n/a"
@@ -571,7 +680,7 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated in
 		col(func(r *result, _ config.Mode) string {
 			return fmt.Sprintf("%d → %d MiB", r.rssBase>>10, r.rssNoise>>10)
 		}))
-	fmt.Printf("| floor: ms per write from a tight client loop (QPS 200, burst 400), measured after creation / switch / back / follow | %s |\n",
+	fmt.Printf("| floor: ms per write from a tight client loop (the controller's limits), measured after creation / switch / back / follow | %s |\n",
 		col(func(r *result, m config.Mode) string {
 			if !m.Managed() {
 				return perWrite(r.floorCreate, r.createAll)
