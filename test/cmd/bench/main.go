@@ -201,7 +201,13 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 	// and right after a global resync began. The resync is the one every
 	// change of config-network starts in the route reconciler (upstream's)
 	// and ours: every Route is queued before the new one.
+	if err := b.quiet(); err != nil {
+		return nil, err
+	}
 	if r.lateIdle, err = b.lateRoute("idle", mode, gwIP); err != nil {
+		return nil, err
+	}
+	if err := b.quiet(); err != nil {
 		return nil, err
 	}
 	start = time.Now()
@@ -363,6 +369,19 @@ func (b *bench) startController() error {
 func (b *bench) restart() error {
 	cluster.Stop(b.ctrl)
 	return b.startController()
+}
+
+// quiet waits until the Routes' namespace has seen no write for 3 s: the
+// controller is idle (a restart's resync at QPS 50 outlasts a fixed wait).
+func (b *bench) quiet() error {
+	deadline := time.Now().Add(15 * time.Minute)
+	for time.Now().Before(deadline) {
+		if b.allWrites(time.Now().Add(-3*time.Second)) == 0 {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return fmt.Errorf("the controller did not go quiet in 15 minutes")
 }
 
 // globalResync changes config-network (a key nobody reads), which makes the
