@@ -194,6 +194,11 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 		return nil, err
 	}
 	time.Sleep(resyncWait(n))
+	// At serving's client limits upstream's resync can outlast the fixed
+	// wait: count until it is over.
+	if err := b.quiet(); err != nil {
+		return nil, err
+	}
 	r.resyncW = b.writes(start)
 	log.Printf("forced resync: %d writes", r.resyncW)
 
