@@ -105,6 +105,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		return err
 	}
 	p := plan.Make(in)
+	warnings = append(warnings, keptWarnings(r, ing, in.Targets, p.Kept)...)
 	for _, b := range p.Blocked {
 		warnings = append(warnings, warning{"NotOwned", fmt.Sprintf(
 			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name)})
@@ -131,11 +132,15 @@ func (c *Reconciler) report(ctx context.Context, r *v1.Route, warnings []warning
 	if c.warned != nil {
 		keys = c.warned.filter(types.NamespacedName{Namespace: r.Namespace, Name: r.Name}, keys)
 	}
+	record := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		record[k] = true
+	}
 	recorder := controller.GetEventRecorder(ctx)
 	for _, w := range warnings {
-		if slices.Contains(keys, w.key()) {
+		if record[w.key()] {
 			recorder.Event(r, corev1.EventTypeWarning, w.reason, w.message)
-			keys = slices.DeleteFunc(keys, func(k string) bool { return k == w.key() })
+			delete(record, w.key()) // once per reconcile
 		}
 	}
 }
@@ -273,35 +278,24 @@ func (c *Reconciler) routeSlices(ns, route string, wanted []string) ([]*discover
 
 type warning struct{ reason, message string }
 
+// keptWarnings says, in the order of targets, which names keep their last
+// addresses because the KIngress has no load balancer.
+func keptWarnings(r *v1.Route, ing *netv1alpha1.Ingress, targets []plan.Target, kept []string) []warning {
+	what := fmt.Sprintf("KIngress %q has no load balancer status; they follow it again once it has one", routenames.Ingress(r))
+	if ing == nil {
+		what = fmt.Sprintf("KIngress %q does not exist; they follow it again once it has a load balancer", routenames.Ingress(r))
+	}
+	var out []warning
+	for _, t := range targets {
+		if slices.Contains(kept, t.Name) {
+			out = append(out, warning{"LoadBalancerNotReady", fmt.Sprintf("Service %q keeps its last addresses: %s", t.Name, what)})
+		}
+	}
+	return out
+}
+
 // key identifies a Warning as TableTest's Eventf writes it.
 func (w warning) key() string { return corev1.EventTypeWarning + " " + w.reason + " " + w.message }
-
-// keepsAddresses reports whether the Service name exists and has
-// endpoints of the Route's with addresses.
-func keepsAddresses(name string, a plan.Actual) bool {
-	found := false
-	for _, s := range a.Services {
-		found = found || s.Name == name
-	}
-	if !found {
-		return false
-	}
-	for _, ep := range a.Endpoints {
-		if ep.Name == name {
-			for _, sub := range ep.Subsets {
-				if len(sub.Addresses) > 0 {
-					return true
-				}
-			}
-		}
-	}
-	for _, s := range a.Slices {
-		if s.Labels[discoveryv1.LabelServiceName] == name && len(s.Endpoints) > 0 {
-			return true
-		}
-	}
-	return false
-}
 
 // desired builds the planner's input and the warnings to report.
 func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, placeholders []*resources.Placeholder, ing *netv1alpha1.Ingress,
@@ -328,13 +322,6 @@ func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, pl
 		}
 		if w, ok := warn(a, cfg); ok {
 			warnings = append(warnings, w)
-		}
-		if a.Keep && keepsAddresses(a.Name, actual) {
-			what := fmt.Sprintf("KIngress %q has no load balancer status; they follow it again once it has one", routenames.Ingress(r))
-			if ing == nil {
-				what = fmt.Sprintf("KIngress %q does not exist; they follow it again once it has a load balancer", routenames.Ingress(r))
-			}
-			warnings = append(warnings, warning{"LoadBalancerNotReady", fmt.Sprintf("Service %q keeps its last addresses: %s", a.Name, what)})
 		}
 		in.Targets = append(in.Targets, a.Target)
 	}

@@ -57,7 +57,7 @@ func Make(in Input) Plan {
 	if len(ops) == 0 {
 		ops = nil
 	}
-	return Plan{Ops: ops, Blocked: p.blocked}
+	return Plan{Ops: ops, Blocked: p.blocked, Kept: p.kept}
 }
 
 type planner struct {
@@ -79,6 +79,7 @@ type planner struct {
 	// cleanup: obsolete endpoints, then orphans.
 	prepareOps, serviceOps, afterOps, cleanupOps []Op
 	blocked                                      []Blocked
+	kept                                         []string
 }
 
 func (p *planner) index(a Actual) {
@@ -169,6 +170,8 @@ func (p *planner) target(t *Target) {
 		// comes back (headless, with its last endpoints, if any).
 		if svc == nil {
 			p.serviceOps = append(p.serviceOps, Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: "missing"})
+		} else if servesAddresses(ep, ss) {
+			p.kept = append(p.kept, t.Name)
 		}
 		return
 	}

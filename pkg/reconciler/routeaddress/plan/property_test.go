@@ -254,10 +254,8 @@ func FuzzPlan(f *testing.F) {
 				t.Fatalf("%s %s %s is not controlled by the Route", op.Verb, op.Kind, op.Name())
 			}
 			if op.Verb == plan.Create {
-				for _, o := range objectsNamed(before, op.Kind, op.Name()) {
-					if !metav1.IsControlledBy(o, e.route) {
-						t.Fatalf("Create %s %s over an object the Route does not control", op.Kind, op.Name())
-					}
+				if o := find(before, op.Kind, op.Name()); o != nil && !metav1.IsControlledBy(o, e.route) {
+					t.Fatalf("Create %s %s over an object the Route does not control", op.Kind, op.Name())
 				}
 			}
 		}
@@ -268,31 +266,6 @@ func FuzzPlan(f *testing.F) {
 			checkConverged(t, e, start, before)
 		}
 	})
-}
-
-func objectsNamed(a plan.Actual, k plan.Kind, name string) []metav1.Object {
-	var out []metav1.Object
-	switch k {
-	case plan.KindService:
-		for _, o := range a.Services {
-			if o.Name == name {
-				out = append(out, o)
-			}
-		}
-	case plan.KindEndpoints:
-		for _, o := range a.Endpoints {
-			if o.Name == name {
-				out = append(out, o)
-			}
-		}
-	case plan.KindEndpointSlice:
-		for _, o := range a.Slices {
-			if o.Name == name {
-				out = append(out, o)
-			}
-		}
-	}
-	return out
 }
 
 // mutate applies one disturbance per byte to the state.

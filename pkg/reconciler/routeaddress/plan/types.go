@@ -147,4 +147,7 @@ type Plan struct {
 	// Blocked lists objects that exist with a desired name but are not
 	// controlled by the Route.
 	Blocked []Blocked
+	// Kept lists the names that have no load balancer and keep serving the
+	// addresses they had.
+	Kept []string
 }
