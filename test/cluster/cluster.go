@@ -220,6 +220,17 @@ func (c *Cluster) Stop() {
 	c.procs = nil
 }
 
+// Pid returns the process id of the control-plane program whose binary is
+// named base ("etcd", "kube-apiserver", ...), or 0.
+func (c *Cluster) Pid(base string) int {
+	for _, p := range c.procs {
+		if filepath.Base(p.Path) == base && p.Process != nil {
+			return p.Process.Pid
+		}
+	}
+	return 0
+}
+
 // run starts a program in its own process group, logging to dir/name.log.
 func (c *Cluster) run(name, bin string, args ...string) error {
 	cmd, err := Run(filepath.Join(c.Dir, name+".log"), nil, bin, args...)

@@ -24,6 +24,7 @@ limitations under the License.
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -91,6 +92,31 @@ type result struct {
 	// global resync began, with the resync's writes meanwhile.
 	lateIdle, lateResync time.Duration
 	lateResyncW          int
+	// Every Route follows a new gateway ClusterIP made right after a
+	// global resync began, with the writes meanwhile.
+	followResync  time.Duration
+	followResyncW int
+	// CPU time spent by the controller, the apiserver and etcd on one
+	// global resync (a config-network change), their idle rate subtracted,
+	// and the resync's writes.
+	resyncCPU     cpuTimes
+	resyncGlobalW int
+	// rssEmpty is the controller's peak RSS (KiB) before any Route exists.
+	rssEmpty int
+	// floorFree is the time per write of 8 parallel clients without a
+	// client rate limit: the apiserver's own limit on this machine.
+	floorFree time.Duration
+}
+
+// cpuTimes are CPU times of the controller, kube-apiserver and etcd.
+type cpuTimes struct{ ctrl, api, etcd time.Duration }
+
+func (a cpuTimes) sub(b cpuTimes) cpuTimes {
+	return cpuTimes{a.ctrl - b.ctrl, a.api - b.api, a.etcd - b.etcd}
+}
+
+func (a cpuTimes) scale(f float64) cpuTimes {
+	return cpuTimes{time.Duration(float64(a.ctrl) * f), time.Duration(float64(a.api) * f), time.Duration(float64(a.etcd) * f)}
 }
 
 type bench struct {
@@ -171,6 +197,9 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 	}
 	r := &result{}
 	time.Sleep(2 * time.Second) // the controller's informers are up
+	if r.rssEmpty, err = b.peakRSS(); err != nil {
+		return nil, err
+	}
 
 	// Creation.
 	start := time.Now()
@@ -187,6 +216,9 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 	if r.floorCreate, err = b.floor(r.createAll); err != nil {
 		return nil, err
 	}
+	if r.floorFree, err = b.floorUnthrottled(2000); err != nil {
+		return nil, err
+	}
 
 	// Steady state: a forced resync of every reconciler.
 	start = time.Now()
@@ -201,6 +233,13 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 	}
 	r.resyncW = b.writes(start)
 	log.Printf("forced resync: %d writes", r.resyncW)
+
+	// CPU per global resync (a config-network change), against the idle
+	// rate of the same processes.
+	if r.resyncCPU, r.resyncGlobalW, err = b.resyncCPU(); err != nil {
+		return nil, err
+	}
+	log.Printf("global resync: %d writes, CPU %+v", r.resyncGlobalW, r.resyncCPU)
 
 	// A change made during a resync: one new Route, on an idle controller
 	// and right after a global resync began. The resync is the one every
@@ -273,6 +312,32 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 		r.followW = b.allWrites(start)
 		log.Printf("followed the new gateway ClusterIP in %v", r.follow)
 		if r.floorFollow, err = b.floor(r.followW); err != nil {
+			return nil, err
+		}
+
+		// The gateway's ClusterIP changes back right after a global
+		// resync began.
+		if err := b.quiet(); err != nil {
+			return nil, err
+		}
+		if err := b.globalResync(); err != nil {
+			return nil, err
+		}
+		time.Sleep(100 * time.Millisecond) // the ConfigMap event reaches the controller
+		start = time.Now()
+		if err := b.kube.CoreV1().Services(gwNS).Delete(ctx, "gateway", metav1.DeleteOptions{}); err != nil {
+			return nil, err
+		}
+		if err := b.gateway(gwIP); err != nil {
+			return nil, err
+		}
+		if err := b.waitShape(mode, gwIP); err != nil {
+			return nil, err
+		}
+		r.followResync = time.Since(start)
+		r.followResyncW = b.allWrites(start)
+		log.Printf("followed a new gateway ClusterIP during a resync in %v (%d writes)", r.followResync, r.followResyncW)
+		if err := b.quiet(); err != nil {
 			return nil, err
 		}
 	}
@@ -363,6 +428,70 @@ func (b *bench) serviceShaped(ctx context.Context, namespace, svc string, mode c
 		}
 	}
 	return true
+}
+
+// resyncCPU forces a global resync and returns the CPU time the
+// controller, kube-apiserver and etcd spent on it, less what they spend
+// idle in as long, and the resync's writes.
+func (b *bench) resyncCPU() (cpuTimes, int, error) {
+	if err := b.quiet(); err != nil {
+		return cpuTimes{}, 0, err
+	}
+	const idleFor = 5 * time.Second
+	t0, err := b.cpu()
+	if err != nil {
+		return cpuTimes{}, 0, err
+	}
+	time.Sleep(idleFor)
+	t1, _ := b.cpu()
+	idle := t1.sub(t0)
+	start := time.Now()
+	if err := b.globalResync(); err != nil {
+		return cpuTimes{}, 0, err
+	}
+	time.Sleep(time.Second)
+	if err := b.quiet(); err != nil {
+		return cpuTimes{}, 0, err
+	}
+	// quiet() returns 3 s after the last write; count to then.
+	t2, _ := b.cpu()
+	return t2.sub(t1).sub(idle.scale(time.Since(start).Seconds() / idleFor.Seconds())), b.writes(start), nil
+}
+
+// cpu reads the CPU time (user + system) of the controller, kube-apiserver
+// and etcd from /proc.
+func (b *bench) cpu() (cpuTimes, error) {
+	var t cpuTimes
+	for _, p := range []struct {
+		pid int
+		to  *time.Duration
+	}{{b.ctrl.Process.Pid, &t.ctrl}, {b.c.Pid("kube-apiserver"), &t.api}, {b.c.Pid("etcd"), &t.etcd}} {
+		d, err := procCPU(p.pid)
+		if err != nil {
+			return t, err
+		}
+		*p.to = d
+	}
+	return t, nil
+}
+
+// procCPU returns utime + stime of pid (fields 14 and 15 of
+// /proc/PID/stat, in clock ticks of 1/100 s).
+func procCPU(pid int) (time.Duration, error) {
+	s, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) may hold spaces: fields count from the
+	// last ')'.
+	f := strings.Fields(string(s[strings.LastIndexByte(string(s), ')')+1:]))
+	var utime, stime int64
+	if len(f) < 13 {
+		return 0, fmt.Errorf("short /proc/%d/stat", pid)
+	}
+	fmt.Sscan(f[11], &utime)
+	fmt.Sscan(f[12], &stime)
+	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
 }
 
 func (b *bench) startController() error {
@@ -635,6 +764,53 @@ func (b *bench) floor(k int) (time.Duration, error) {
 	})
 }
 
+// floorUnthrottled times k Service creates from 8 parallel clients without
+// a client rate limit and returns the time per write: how fast this
+// apiserver and etcd take writes on this machine.
+func (b *bench) floorUnthrottled(k int) (time.Duration, error) {
+	cfg := rest.CopyConfig(b.c.Config)
+	cfg.QPS, cfg.Burst = -1, 0
+	b.floors++
+	clients := make([]kubernetes.Interface, 8)
+	for i := range clients {
+		clients[i] = kubernetes.NewForConfigOrDie(cfg)
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	start := time.Now()
+	for w := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < k; i += len(clients) {
+				_, err := clients[w].CoreV1().Services("floor").Create(context.Background(), &corev1.Service{
+					ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("f%d-%d", b.floors, i)},
+					Spec: corev1.ServiceSpec{ClusterIP: corev1.ClusterIPNone,
+						Ports: []corev1.ServicePort{{Name: "http2", Port: 80}}},
+				}, metav1.CreateOptions{})
+				if err != nil {
+					mu.Lock()
+					first = cmp.Or(first, err)
+					mu.Unlock()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	d := time.Since(start)
+	if first != nil {
+		return 0, first
+	}
+	log.Printf("unthrottled floor for %d writes: %v", k, d)
+	return d / time.Duration(k), parallel(k, func(i int) error {
+		return b.kube.CoreV1().Services("floor").Delete(context.Background(), fmt.Sprintf("f%d-%d", b.floors, i), metav1.DeleteOptions{})
+	})
+}
+
 func (b *bench) unrelatedSlices(u int) error {
 	return parallel(u, func(i int) error {
 		_, err := b.kube.DiscoveryV1().EndpointSlices("noise").Create(context.Background(), &discoveryv1.EndpointSlice{
@@ -656,6 +832,14 @@ func (b *bench) peakRSSAfterRestart(n int) (int, error) {
 		return 0, err
 	}
 	time.Sleep(resyncWait(n))
+	if err := b.quiet(); err != nil {
+		return 0, err
+	}
+	return b.peakRSS()
+}
+
+// peakRSS reads the controller's peak resident set (VmHWM) in KiB.
+func (b *bench) peakRSS() (int, error) {
 	s, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", b.ctrl.Process.Pid))
 	if err != nil {
 		return 0, err
@@ -699,6 +883,11 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated in
 		col(func(r *result, _ config.Mode) string {
 			return fmt.Sprintf("%d ms → %d ms (%.2f×, %d writes)", r.lateIdle.Milliseconds(), r.lateResync.Milliseconds(), r.lateResync.Seconds()/r.lateIdle.Seconds(), r.lateResyncW)
 		}))
+	fmt.Printf("| CPU seconds per global resync (a config-network change; idle rate subtracted): controller / kube-apiserver / etcd (the resync's writes) | %s |\n",
+		col(func(r *result, _ config.Mode) string {
+			c := r.resyncCPU
+			return fmt.Sprintf("%.2f / %.2f / %.2f (%d writes)", c.ctrl.Seconds(), c.api.Seconds(), c.etcd.Seconds(), r.resyncGlobalW)
+		}))
 	fmt.Printf("| time to converge after switching the mode from `ExternalName` (and back) | %s |\n", col(func(r *result, m config.Mode) string {
 		if !m.Managed() {
 			return "n/a"
@@ -711,6 +900,16 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated in
 		}
 		return ratio(r.follow, r.followW, r.floorFollow)
 	}))
+	fmt.Printf("| every Route follows a new gateway ClusterIP: idle → made right after a global resync began (writes meanwhile) | %s |\n", col(func(r *result, m config.Mode) string {
+		if !m.Managed() {
+			return "n/a (a CNAME: nothing to write)"
+		}
+		return fmt.Sprintf("%.1f s → %.1f s (%.2f×, %d writes)", r.follow.Seconds(), r.followResync.Seconds(), r.followResync.Seconds()/r.follow.Seconds(), r.followResyncW)
+	}))
+	fmt.Printf("| controller peak RSS (VmHWM): no Route → %d Routes, KiB per Route | %s |\n", n,
+		col(func(r *result, _ config.Mode) string {
+			return fmt.Sprintf("%d → %d MiB, %.1f KiB", r.rssEmpty>>10, r.rssBase>>10, float64(r.rssBase-r.rssEmpty)/float64(n))
+		}))
 	fmt.Printf("| controller peak RSS (VmHWM) after a resync, without → with %d unrelated EndpointSlices | %s |\n", unrelated,
 		col(func(r *result, _ config.Mode) string {
 			return fmt.Sprintf("%d → %d MiB", r.rssBase>>10, r.rssNoise>>10)
@@ -722,5 +921,9 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated in
 			}
 			return perWrite(r.floorCreate, r.createAll) + " / " + perWrite(r.floorFrom, r.fromW) + " / " +
 				perWrite(r.floorTo, r.toW) + " / " + perWrite(r.floorFollow, r.followW)
+		}))
+	fmt.Printf("| floor without a client limit: ms per write from 8 parallel unthrottled clients (2000 creates) | %s |\n",
+		col(func(r *result, _ config.Mode) string {
+			return fmt.Sprintf("%.2f", float64(r.floorFree.Microseconds())/1000)
 		}))
 }
