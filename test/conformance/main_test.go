@@ -51,6 +51,9 @@ var env struct {
 	gateway string
 	// webhook is the webhook binary (cmd/webhook).
 	webhook string
+	// stock is serving's stock route-facing controllers
+	// (test/cmd/stockcontroller), for rollbacks.
+	stock string
 	ctrl    *controllerProc
 }
 
@@ -84,7 +87,9 @@ func run(m *testing.M) int {
 	env.controller = filepath.Join(dir, "controller")
 	env.gateway = filepath.Join(dir, "gateway")
 	env.webhook = filepath.Join(dir, "webhook")
-	for bin, pkg := range map[string]string{env.controller: "test/cmd/controller", env.gateway: "test/cmd/gateway", env.webhook: "cmd/webhook"} {
+	env.stock = filepath.Join(dir, "stockcontroller")
+	for bin, pkg := range map[string]string{env.controller: "test/cmd/controller", env.gateway: "test/cmd/gateway", env.webhook: "cmd/webhook",
+		env.stock: "test/cmd/stockcontroller"} {
 		if out, err := exec.Command("go", "build", "-o", bin, "knative.dev/route-address/"+pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
 			return 1

@@ -38,6 +38,8 @@ import (
 	"knative.dev/pkg/controller"
 	"knative.dev/pkg/kmeta"
 	"knative.dev/pkg/logging"
+	pkgreconciler "knative.dev/pkg/reconciler"
+	"knative.dev/serving/pkg/apis/serving"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routeinformer "knative.dev/serving/pkg/client/injection/informers/serving/v1/route"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
@@ -115,7 +117,12 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	ingressInformer.Informer().AddEventHandler(handleControllerOf)
 	serviceInformer.Informer().AddEventHandler(handleControllerOf)
 	endpointsInformer.Informer().AddEventHandler(handleControllerOf)
-	sliceInformer.Informer().AddEventHandler(handleControllerOf)
+	// Our slices are controlled by their Service (earlier ones by the
+	// Route); both carry the Route's label.
+	sliceInformer.Informer().AddEventHandler(cache.FilteringResourceEventHandler{
+		FilterFunc: pkgreconciler.LabelExistsFilterFunc(serving.RouteLabelKey),
+		Handler:    controller.HandleAll(impl.EnqueueLabelOfNamespaceScopedResource("", serving.RouteLabelKey)),
+	})
 
 	// The Services a DomainInternal resolves to: a change of their
 	// ClusterIPs, or their deletion, reconciles every Route that points at

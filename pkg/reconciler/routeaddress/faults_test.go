@@ -146,10 +146,20 @@ func TestReconcileFaults(t *testing.T) {
 		Key:     key,
 		Ctx:     withMode(eps, on),
 		Objects: base(untagged, lbNone, live(desired(untagged, lbIP, eps, on)[h].Endpoints, desired(untagged, lbIP, eps, on)[h].Slices[0])...),
+		// The slice of the deleted Service is garbage collected: it is
+		// made again, from what it held, for the new one (the fake
+		// clientset gives the new Service no UID).
 		WantCreates: []runtime.Object{
 			desired(untagged, lbIP, eps, on)[h].Service,
+			unbound(desired(untagged, lbIP, eps, on)[h].Slices[0].DeepCopy()),
+			unbound(desired(untagged, lbIP, eps, on)[h].Slices[0].DeepCopy()),
 		},
-		WantEvents: []string{created(plan.KindService, h)},
+		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
+		WantEvents: []string{
+			done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
+			deleted(plan.KindEndpointSlice, h+"-ipv4"),
+		},
+		PostConditions: []func(*testing.T, *TableRow){inOrder("create services hello", "create (dry run) endpointslices hello-ipv4", "delete endpointslices hello-ipv4", "create endpointslices hello-ipv4")},
 	}, {
 		Name:    "fault 1: load balancer gone while switching to ExternalName: our slices stay until upstream reshapes",
 		Key:     key,
@@ -181,8 +191,10 @@ func TestReconcileFaults(t *testing.T) {
 			desired(route, lbIP, es, on)[tg].Service, desired(route, lbIP, es, on)[h].Service,
 			desired(route, lbIP, es, on)[tg].Slices[0], desired(route, lbIP, es, on)[h].Slices[0],
 		},
+		// The fake clientset gives the created Service no UID: the slice
+		// is taken back for a Service of UID "".
 		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(liveOne(desired(route, lbIP, es, on)[tg].Slices[0]))),
+			updateOf(unbound(withUID(liveOne(desired(route, lbIP, es, on)[tg].Slices[0])))),
 		},
 		WantEvents: []string{
 			done("Created", obj(plan.KindService, tg), obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
@@ -211,7 +223,7 @@ func TestReconcileFaults(t *testing.T) {
 		// The tag's slice comes first in the plan and fails.
 		WithReactors: []clientgotesting.ReactionFunc{refuseNamed("create", "endpointslices", tg+"-ipv4", errors.New("inducing failure"))},
 		WantErr:      true,
-		WantCreates:  []runtime.Object{desired(route, lbIP, es, on)[tg].Slices[0], desired(route, lbIP, es, on)[h].Slices[0]},
+		WantCreates:  []runtime.Object{bound(desired(route, lbIP, es, on)[tg].Slices[0]), bound(desired(route, lbIP, es, on)[h].Slices[0])},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create EndpointSlice %q: inducing failure", tg+"-ipv4"),
 			created(plan.KindEndpointSlice, h+"-ipv4"),

@@ -371,6 +371,9 @@ func warn(a *resources.Addressing, cfg *config.RouteAddress) (warning, bool) {
 type outcome struct {
 	done     map[plan.Verb][]string
 	warnings []warning
+	// created holds the UIDs of the Services this execution created: the
+	// owner of their EndpointSlices.
+	created map[string]types.UID
 }
 
 // execute sends the operations in order. A failed operation stops the
@@ -382,7 +385,7 @@ type outcome struct {
 // with the writes, and every change of the gateway's addresses updates
 // every Route.
 func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) (outcome, error) {
-	out := outcome{done: map[plan.Verb][]string{}}
+	out := outcome{done: map[plan.Verb][]string{}, created: map[string]types.UID{}}
 	failed := map[string]bool{}
 	var errs []error
 	for i, op := range ops {
@@ -419,16 +422,27 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 	logger := logging.FromContext(ctx)
 	recorder := controller.GetEventRecorder(ctx)
 	verb := strings.ToLower(string(op.Verb))
+	var err error
+	if op, err = plan.BindOwner(op, out.created); err != nil {
+		return err
+	}
+	if replaced != nil {
+		r, err := plan.BindOwner(*replaced, out.created)
+		if err != nil {
+			return err
+		}
+		replaced = &r
+	}
 	if replaced != nil {
 		// The live object holds the name, so a dry run that passes
 		// validation ends in AlreadyExists.
-		if err := c.do(ctx, *replaced, true); err != nil && !apierrs.IsAlreadyExists(err) {
+		if _, err := c.do(ctx, *replaced, true); err != nil && !apierrs.IsAlreadyExists(err) {
 			recorder.Eventf(r, corev1.EventTypeWarning, failedReason[plan.Create],
 				"Failed to create %s %q (dry run before replacing it; the current one is kept): %v", op.Kind, op.Name(), err)
 			return fmt.Errorf("failed to create %s %q (dry run): %w", op.Kind, op.Name(), err)
 		}
 	}
-	err := c.do(ctx, op, false)
+	live, err := c.do(ctx, op, false)
 	if op.Verb == plan.Create && apierrs.IsAlreadyExists(err) {
 		return c.alreadyExists(ctx, r, op, err, out)
 	}
@@ -439,6 +453,9 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 			recorder.Eventf(r, corev1.EventTypeWarning, failedReason[op.Verb], "Failed to %s %s %q: %v", verb, op.Kind, op.Name(), err)
 		}
 		return fmt.Errorf("failed to %s %s %q: %w", verb, op.Kind, op.Name(), err)
+	}
+	if op.Kind == plan.KindService && op.Verb == plan.Create {
+		out.created[op.Name()] = live.GetUID()
 	}
 	c.wrote(r, op, out)
 	logger.Infof("%s %s %q (%s)", op.Verb, op.Kind, op.Name(), op.Reason)
@@ -462,7 +479,11 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 	if err != nil {
 		return fmt.Errorf("failed to get %s %q after it already existed: %w", op.Kind, op.Name(), err)
 	}
-	if !metav1.IsControlledBy(live, r) {
+	ours := metav1.IsControlledBy(live, r)
+	if s, ok := live.(*discoveryv1.EndpointSlice); ok {
+		ours = plan.OursSlice(s, r, op.Service())
+	}
+	if !ours {
 		out.warnings = append(out.warnings, warning{"NotOwned", fmt.Sprintf(
 			"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name)})
 		return fmt.Errorf("failed to create %s %q: %w", op.Kind, op.Name(), createErr)
@@ -473,7 +494,7 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 		return controller.NewRequeueAfter(time.Second)
 	}
 	for _, o := range plan.TakeBack(op.Object.(*discoveryv1.EndpointSlice), have) {
-		if err := c.do(ctx, o, false); err != nil {
+		if _, err := c.do(ctx, o, false); err != nil {
 			return fmt.Errorf("failed to %s %s %q to take it back: %w", strings.ToLower(string(o.Verb)), o.Kind, o.Name(), err)
 		}
 		c.wrote(r, o, out)
@@ -533,8 +554,9 @@ var (
 	failedReason = map[plan.Verb]string{plan.Create: "CreationFailed", plan.Update: "UpdateFailed", plan.Delete: "DeleteFailed"}
 )
 
-// do sends op; a Create is only a server-side dry run when dryRun is set.
-func (c *Reconciler) do(ctx context.Context, op plan.Op, dryRun bool) error {
+// do sends op (a Create only as a server-side dry run when dryRun is set)
+// and returns the object the apiserver answered with (nil for a Delete).
+func (c *Reconciler) do(ctx context.Context, op plan.Op, dryRun bool) (metav1.Object, error) {
 	ns := op.Object.GetNamespace()
 	del := metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: ptrUID(op.Object.GetUID())}}
 	create := metav1.CreateOptions{}
@@ -543,32 +565,35 @@ func (c *Reconciler) do(ctx context.Context, op plan.Op, dryRun bool) error {
 	}
 	core := c.kubeclient.CoreV1()
 	discovery := c.kubeclient.DiscoveryV1()
-	var err error
+	var (
+		live metav1.Object
+		err  error
+	)
 	switch o := op.Object.(type) {
 	case *corev1.Service:
 		switch op.Verb {
 		case plan.Create:
-			_, err = core.Services(ns).Create(ctx, o, create)
+			live, err = core.Services(ns).Create(ctx, o, create)
 		case plan.Update:
-			_, err = core.Services(ns).Update(ctx, o, metav1.UpdateOptions{})
+			live, err = core.Services(ns).Update(ctx, o, metav1.UpdateOptions{})
 		case plan.Delete:
 			err = core.Services(ns).Delete(ctx, o.Name, del)
 		}
 	case *corev1.Endpoints:
 		switch op.Verb {
 		case plan.Create:
-			_, err = core.Endpoints(ns).Create(ctx, o, create)
+			live, err = core.Endpoints(ns).Create(ctx, o, create)
 		case plan.Update:
-			_, err = core.Endpoints(ns).Update(ctx, o, metav1.UpdateOptions{})
+			live, err = core.Endpoints(ns).Update(ctx, o, metav1.UpdateOptions{})
 		case plan.Delete:
 			err = core.Endpoints(ns).Delete(ctx, o.Name, del)
 		}
 	case *discoveryv1.EndpointSlice:
 		switch op.Verb {
 		case plan.Create:
-			_, err = discovery.EndpointSlices(ns).Create(ctx, o, create)
+			live, err = discovery.EndpointSlices(ns).Create(ctx, o, create)
 		case plan.Update:
-			_, err = discovery.EndpointSlices(ns).Update(ctx, o, metav1.UpdateOptions{})
+			live, err = discovery.EndpointSlices(ns).Update(ctx, o, metav1.UpdateOptions{})
 		case plan.Delete:
 			err = discovery.EndpointSlices(ns).Delete(ctx, o.Name, del)
 		}
@@ -577,9 +602,12 @@ func (c *Reconciler) do(ctx context.Context, op plan.Op, dryRun bool) error {
 	}
 	if op.Verb == plan.Delete && apierrs.IsNotFound(err) {
 		// Already gone (garbage collection, or a previous attempt).
-		return nil
+		return nil, nil
 	}
-	return err
+	if err != nil {
+		return nil, err
+	}
+	return live, nil
 }
 
 func ptrUID(u types.UID) *types.UID { return &u }

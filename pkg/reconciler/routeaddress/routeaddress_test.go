@@ -36,6 +36,7 @@ import (
 	fakekubeclient "knative.dev/pkg/client/injection/kube/client/fake"
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/controller"
+	"knative.dev/pkg/kmeta"
 	"knative.dev/pkg/logging"
 	. "knative.dev/pkg/reconciler/testing"
 	"knative.dev/pkg/tracker"
@@ -119,6 +120,7 @@ func live(objs ...runtime.Object) []runtime.Object {
 			rt.DefaultEndpoints(t)
 		case *discoveryv1.EndpointSlice:
 			rt.DefaultSlice(t)
+			t.OwnerReferences = ownedByLive(t.OwnerReferences)
 		}
 		m := o.(metav1.Object)
 		m.SetUID(k8stypes.UID("uid-" + m.GetName()))
@@ -126,6 +128,31 @@ func live(objs ...runtime.Object) []runtime.Object {
 		out = append(out, o)
 	}
 	return out
+}
+
+// ownedByLive binds a controller reference to a Service to the UID live
+// gives that Service.
+func ownedByLive(refs []metav1.OwnerReference) []metav1.OwnerReference {
+	for _, r := range refs {
+		if r.Kind == "Service" && r.UID == "" {
+			return plan.OwnerUID(refs, k8stypes.UID("uid-"+r.Name))
+		}
+	}
+	return refs
+}
+
+// bound is a desired slice as the planner sends it for a Service that
+// exists (live): controlled by that Service's UID.
+func bound(s *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
+	s = s.DeepCopy()
+	s.OwnerReferences = ownedByLive(s.OwnerReferences)
+	return s
+}
+
+// unbound is s controlled by a Service of UID "".
+func unbound(s *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
+	s.OwnerReferences = plan.OwnerUID(s.OwnerReferences, "")
+	return s
 }
 
 // objects flattens addressings into their Services, Endpoints and slices.
@@ -444,7 +471,7 @@ func TestReconcile(t *testing.T) {
 		Key:            key,
 		Ctx:            withMode(es, on),
 		Objects:        base(untagged, lbInternal, live(upstreamObjects(untagged, lbInternal)...)...),
-		WantCreates:    []runtime.Object{intSlices[h].Slices[0]},
+		WantCreates:    []runtime.Object{bound(intSlices[h].Slices[0])},
 		WantUpdates:    []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(upstreamObjects(untagged, lbInternal)[0].(*corev1.Service)), intSlices[h].Service))},
 		WantEvents:     []string{created(plan.KindEndpointSlice, h+"-ipv4")},
 		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpointslices hello-ipv4", "update services hello")},
@@ -465,7 +492,7 @@ func TestReconcile(t *testing.T) {
 		Key:         key,
 		Ctx:         withMode(eps, on),
 		Objects:     base(untagged, lbIP, live(objects(desired(untagged, lbIP, ep, on))...)...),
-		WantCreates: []runtime.Object{desired(untagged, lbIP, eps, on)[h].Slices[0]},
+		WantCreates: []runtime.Object{bound(desired(untagged, lbIP, eps, on)[h].Slices[0])},
 		WantUpdates: []clientgotesting.UpdateActionImpl{
 			updateOf(withUID(withLabel(desired(untagged, lbIP, ep, on)[h].Endpoints.DeepCopy(), discoveryv1.LabelSkipMirror, "true"))),
 		},
@@ -498,6 +525,40 @@ func TestReconcile(t *testing.T) {
 		WantDeletes:    []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
 		WantEvents:     []string{created(plan.KindEndpoints, h), deleted(plan.KindEndpointSlice, h+"-ipv4")},
 		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpoints hello", "delete endpointslices hello-ipv4")},
+	})
+
+	// Slices are controlled by their Service (issue 14).
+	owned := desired(untagged, lbIP, es, on)
+	routeOwned := live(owned[h].Slices[0])[0].(*discoveryv1.EndpointSlice)
+	routeOwned.OwnerReferences = []metav1.OwnerReference{*kmeta.NewControllerRef(untagged)}
+	goneOwner := liveOne(owned[h].Slices[0])
+	goneOwner.OwnerReferences = plan.OwnerUID(goneOwner.OwnerReferences, "uid-of-a-deleted-service")
+	table = append(table, TableRow{
+		Name:        "a slice controlled by the Route (before slices were owned by their Service) moves to its Service in place",
+		Key:         key,
+		Ctx:         withMode(es, on),
+		Objects:     base(untagged, lbIP, append(live(owned[h].Service), routeOwned)...),
+		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(liveOne(owned[h].Slices[0]))},
+	}, TableRow{
+		Name:        "a slice whose Service was deleted and created again is replaced, not counted",
+		Key:         key,
+		Ctx:         withMode(es, on),
+		Objects:     base(untagged, lbIP, append(live(owned[h].Service), goneOwner)...),
+		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
+		// The dry run, then the create.
+		WantCreates:    []runtime.Object{bound(owned[h].Slices[0]), bound(owned[h].Slices[0])},
+		WantEvents:     []string{done("Created", obj(plan.KindEndpointSlice, h+"-ipv4")), done("Deleted", obj(plan.KindEndpointSlice, h+"-ipv4"))},
+		PostConditions: []func(*testing.T, *TableRow){inOrder("create (dry run) endpointslices hello-ipv4", "delete endpointslices hello-ipv4", "create endpointslices hello-ipv4")},
+	}, TableRow{
+		Name:    "a slice whose Service is gone comes back with the Service, owned by the new one",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbIP, goneOwner),
+		// The fake clientset gives the created Service no UID.
+		WantCreates:    []runtime.Object{owned[h].Service, unbound(owned[h].Slices[0].DeepCopy()), unbound(owned[h].Slices[0].DeepCopy())},
+		WantDeletes:    []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
+		WantEvents:     []string{done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")), done("Deleted", obj(plan.KindEndpointSlice, h+"-ipv4"))},
+		PostConditions: []func(*testing.T, *TableRow){inOrder("create services hello", "create (dry run) endpointslices hello-ipv4", "delete endpointslices hello-ipv4", "create endpointslices hello-ipv4")},
 	})
 
 	// The DomainInternal target moves: the row above has no objects of

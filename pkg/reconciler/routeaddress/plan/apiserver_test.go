@@ -23,6 +23,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -85,13 +86,39 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// apply sends ops as the reconciler does (binding the UIDs of Services
+// created on the way into their slices' owner references), then collects
+// the garbage.
 func (s *apiserver) apply(ops []plan.Op) error {
+	created := map[string]types.UID{}
+	defer s.collectGarbage()
 	for _, op := range ops {
-		if err := s.do(op); err != nil {
+		op, err := plan.BindOwner(op, created)
+		if err == nil {
+			err = s.do(op)
+		}
+		if err != nil {
 			return fmt.Errorf("%s %s %s: %w", op.Verb, op.Kind, op.Name(), err)
+		}
+		if op.Kind == plan.KindService && op.Verb == plan.Create {
+			created[op.Name()] = s.services[op.Name()].UID
 		}
 	}
 	return nil
+}
+
+// collectGarbage deletes the slices whose controller is a Service that no
+// longer exists, as kube-controller-manager's garbage collector does.
+func (s *apiserver) collectGarbage() {
+	for name, sl := range s.slices {
+		ref := metav1.GetControllerOfNoCopy(sl)
+		if ref == nil || ref.Kind != "Service" {
+			continue
+		}
+		if svc := s.services[ref.Name]; svc == nil || svc.UID != ref.UID {
+			delete(s.slices, name)
+		}
+	}
 }
 
 func (s *apiserver) do(op plan.Op) error {
@@ -194,6 +221,11 @@ func defaultEndpoints(_, ep *corev1.Endpoints) { DefaultEndpoints(ep) }
 func defaultSlice(_, s *discoveryv1.EndpointSlice) { DefaultSlice(s) }
 
 func validateSlice(old, s *discoveryv1.EndpointSlice) error {
+	for _, r := range s.OwnerReferences {
+		if r.UID == "" {
+			return fmt.Errorf("metadata.ownerReferences.uid: Invalid value: \"\": uid must not be empty")
+		}
+	}
 	if old == nil {
 		return nil
 	}

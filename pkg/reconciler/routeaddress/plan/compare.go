@@ -19,6 +19,7 @@ package plan
 import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
@@ -245,6 +246,14 @@ func updatedSlice(want, have *discoveryv1.EndpointSlice) *discoveryv1.EndpointSl
 	out.Ports = want.Ports
 	out.Labels = merged(have.Labels, want.Labels, nil)
 	out.Annotations = merged(have.Annotations, want.Annotations, nil)
+	// The controller reference is want's (the Service); others stay.
+	refs := make([]metav1.OwnerReference, 0, len(have.OwnerReferences)+1)
+	for _, r := range have.OwnerReferences {
+		if r.Controller == nil || !*r.Controller {
+			refs = append(refs, r)
+		}
+	}
+	out.OwnerReferences = append(refs, want.OwnerReferences...)
 	return out
 }
 

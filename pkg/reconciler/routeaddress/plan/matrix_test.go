@@ -29,6 +29,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"knative.dev/pkg/kmeta"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/pkg/kmap"
@@ -302,6 +303,7 @@ var froms = append([]from{
 		s.endpoints[ep.Name] = ep
 		sl := s.slices[TagService+"-ipv4"].DeepCopy()
 		sl.Name, sl.Labels[discoveryv1.LabelServiceName] = svc.Name+"-ipv4", svc.Name
+		sl.OwnerReferences[0].Name = svc.Name
 		s.slices[sl.Name] = sl
 		return s, nil
 	}, true, lbIP},
@@ -330,6 +332,21 @@ func oursEverywhere() []from {
 			}
 			out = append(out, from{fmt.Sprintf("ours %s/%s", m, l.name), ours(l, m), true, l})
 		}
+	}
+	// Slices controlled by the Route, as route-address made them before
+	// they were owned by their Service.
+	for _, l := range []lb{lbIP, lbInternal} {
+		out = append(out, from{fmt.Sprintf("ours EndpointsAndSlices/%s, slices owned by the Route", l.name), func() (*apiserver, error) {
+			s, err := ours(l, config.ModeEndpointsAndSlices)()
+			if err != nil {
+				return nil, err
+			}
+			route := newEnv(l, config.ModeEndpointsAndSlices, config.FallbackEnabled).route
+			for _, sl := range s.slices {
+				sl.OwnerReferences = []metav1.OwnerReference{*kmeta.NewControllerRef(route)}
+			}
+			return s, nil
+		}, true, l})
 	}
 	return out
 }
@@ -426,10 +443,19 @@ func TestTransitionMatrix(t *testing.T) {
 	}
 }
 
+// routeOwns reports whether the Route owns o: it controls it, or, for an
+// EndpointSlice, o is controlled by a Service of the name it serves.
+func routeOwns(o metav1.Object, route metav1.Object) bool {
+	if s, ok := o.(*discoveryv1.EndpointSlice); ok {
+		return plan.OursSlice(s, route, s.Labels[discoveryv1.LabelServiceName])
+	}
+	return metav1.IsControlledBy(o, route)
+}
+
 func checkForeignUntouched(t *testing.T, owner metav1.Object, p plan.Plan) {
 	t.Helper()
 	for _, op := range p.Ops {
-		if op.Verb != plan.Create && !metav1.IsControlledBy(op.Object, owner) {
+		if op.Verb != plan.Create && !routeOwns(op.Object, owner) {
 			t.Errorf("%s %s %s is not controlled by the Route", op.Verb, op.Kind, op.Name())
 		}
 	}
@@ -487,7 +513,7 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 			blocked[tg.Name] = true
 		}
 		for _, sl := range s.slices {
-			if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && sl.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy && !metav1.IsControlledBy(sl, e.route) {
+			if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && sl.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy && !routeOwns(sl, e.route) {
 				blocked[tg.Name] = true
 			}
 		}
@@ -561,7 +587,7 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 		case blocked[tg.Name]:
 			// Foreign slices stay; ours go when the Service is not ours.
 			for _, sl := range s.slices {
-				if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && !metav1.IsControlledBy(sl, e.route) {
+				if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && !routeOwns(sl, e.route) {
 					wantSlices++
 				} else if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && s.services[tg.Name] != nil && !metav1.IsControlledBy(s.services[tg.Name], e.route) {
 					t.Errorf("our EndpointSlice %s serves somebody else's Service %s", sl.Name, tg.Name)

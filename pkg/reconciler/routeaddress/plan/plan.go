@@ -18,11 +18,13 @@ package plan
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
@@ -129,6 +131,100 @@ func (p *planner) controlled(o metav1.Object) bool {
 	return metav1.IsControlledBy(o, p.owner)
 }
 
+// sliceOwnership says who controls one of our EndpointSlices.
+type sliceOwnership int
+
+const (
+	// ownerService: the live Service it serves (as Kubernetes' own
+	// controllers own slices), which the Route controls.
+	ownerService sliceOwnership = iota
+	// ownerRoute: the Route, as slices were owned before they were owned
+	// by their Service; moved to the Service on the next write.
+	ownerRoute
+	// ownerGone: a Service of the name it serves that no longer exists
+	// (deleted, or replaced by one with another UID); garbage collection
+	// deletes it.
+	ownerGone
+	// ownerOther: anything else; never written.
+	ownerOther
+)
+
+// sliceOwner classifies s, one of our slices of the Service svc (nil when
+// there is none).
+func (p *planner) sliceOwner(s *discoveryv1.EndpointSlice, svc *corev1.Service) sliceOwnership {
+	return SliceOwner(s, p.owner, svc)
+}
+
+// SliceOwner classifies s, one of our EndpointSlices of the Service svc
+// (nil when there is none) of the Route route.
+func SliceOwner(s *discoveryv1.EndpointSlice, route metav1.Object, svc *corev1.Service) sliceOwnership {
+	ref := metav1.GetControllerOfNoCopy(s)
+	switch {
+	case ref == nil:
+		return ownerOther
+	case ref.UID == route.GetUID():
+		return ownerRoute
+	case ref.Kind != "Service" || ref.APIVersion != "v1" || ref.Name != s.Labels[discoveryv1.LabelServiceName]:
+		return ownerOther
+	case svc != nil && ref.UID == svc.UID:
+		if metav1.IsControlledBy(svc, route) {
+			return ownerService
+		}
+		return ownerOther
+	default:
+		return ownerGone
+	}
+}
+
+// OursSlice reports whether s, an EndpointSlice of the Service service,
+// belongs to the Route route: controlled by the Route or by a Service of
+// that name (whose UID the caller may not know).
+func OursSlice(s *discoveryv1.EndpointSlice, route metav1.Object, service string) bool {
+	ref := metav1.GetControllerOfNoCopy(s)
+	return ref != nil && (ref.UID == route.GetUID() || ref.Kind == "Service" && ref.APIVersion == "v1" && ref.Name == service)
+}
+
+// keptSlice is a new slice with have's name, labels and endpoints,
+// controlled by the Service it serves (its UID to be bound).
+func keptSlice(have *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
+	return &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:            have.Name,
+			Namespace:       have.Namespace,
+			Labels:          have.Labels,
+			Annotations:     have.Annotations,
+			OwnerReferences: []metav1.OwnerReference{names.ServiceOwner(have.Labels[discoveryv1.LabelServiceName])},
+		},
+		AddressType: have.AddressType,
+		Endpoints:   have.Endpoints,
+		Ports:       have.Ports,
+	}
+}
+
+// withOwnerUID returns want controlled by its Service of UID uid; want
+// itself when uid is empty (the executor binds it).
+func withOwnerUID(want *discoveryv1.EndpointSlice, uid types.UID) *discoveryv1.EndpointSlice {
+	if uid == "" {
+		return want
+	}
+	out := *want
+	out.OwnerReferences = OwnerUID(want.OwnerReferences, uid)
+	return &out
+}
+
+// OwnerUID returns refs with the UID of its controller reference (the
+// Service) set to uid.
+func OwnerUID(refs []metav1.OwnerReference, uid types.UID) []metav1.OwnerReference {
+	out := make([]metav1.OwnerReference, len(refs))
+	copy(out, refs)
+	for i := range out {
+		if out[i].Controller != nil && *out[i].Controller {
+			out[i].UID = uid
+		}
+	}
+	return out
+}
+
 // target plans one name in a mode where we own the Service.
 func (p *planner) target(t *Target) {
 	svc, ep, ss := p.service(t.Name), p.endpointsOf(t.Name), p.slicesOf(t.Name)
@@ -146,7 +242,7 @@ func (p *planner) target(t *Target) {
 			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "the Service is not the Route's"})
 		}
 		for _, s := range ss {
-			if p.controlled(s) {
+			if o := p.sliceOwner(s, svc); o == ownerRoute || o == ownerGone {
 				p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "the Service is not the Route's"})
 			}
 		}
@@ -156,7 +252,7 @@ func (p *planner) target(t *Target) {
 		blocked = true
 	}
 	for _, s := range ss {
-		if !p.controlled(s) {
+		if p.sliceOwner(s, svc) == ownerOther {
 			p.block(KindEndpointSlice, s.Name)
 			blocked = true
 		}
@@ -167,9 +263,21 @@ func (p *planner) target(t *Target) {
 
 	if t.Keep {
 		// No load balancer: the name keeps what it has; a missing Service
-		// comes back (headless, with its last endpoints, if any).
+		// comes back (headless, with its last endpoints, if any). Slices
+		// of the deleted Service are garbage collected: they are made
+		// again, from what they held, for the new one.
 		if svc == nil {
 			p.serviceOps = append(p.serviceOps, Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: "missing"})
+			for _, have := range ss {
+				kept := keptSlice(have)
+				if p.sliceOwner(have, svc) == ownerRoute {
+					p.afterOps = append(p.afterOps, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(kept, have), Reason: "owned by its new Service"})
+					continue
+				}
+				p.afterOps = append(p.afterOps,
+					Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "its Service was replaced"},
+					Op{Verb: Create, Kind: KindEndpointSlice, Object: kept, Reason: "its Service was replaced"})
+			}
 		} else if servesAddresses(ep, ss) {
 			p.kept = append(p.kept, t.Name)
 		}
@@ -206,19 +314,45 @@ func (p *planner) target(t *Target) {
 		*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpoints, Object: updatedEndpoints(t.Endpoints, ep), Reason: "differs"})
 	}
 
-	// EndpointSlices, matched by name.
+	// EndpointSlices, matched by name, controlled by their Service. The
+	// Service's UID is known here when it stays; the executor fills it in
+	// (BindOwner) when the Service is created by the same plan.
+	var uid types.UID
+	if endpointsPhase == &p.prepareOps {
+		uid = svc.UID
+	}
 	for _, want := range t.Slices {
 		have := findSlice(ss, want.Name)
 		switch {
 		case have == nil:
-			*endpointsPhase = append(*endpointsPhase, Op{Verb: Create, Kind: KindEndpointSlice, Object: want, Reason: "missing"})
+			*endpointsPhase = append(*endpointsPhase, Op{Verb: Create, Kind: KindEndpointSlice, Object: withOwnerUID(want, uid), Reason: "missing"})
+		case p.sliceOwner(have, svc) == ownerGone:
+			// Owned by a Service of this name that is gone: garbage
+			// collection deletes it; it is replaced, not counted.
+			*endpointsPhase = append(*endpointsPhase,
+				Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "its Service was replaced"},
+				Op{Verb: Create, Kind: KindEndpointSlice, Object: withOwnerUID(want, uid), Reason: "its Service was replaced"})
 		case have.AddressType != want.AddressType:
 			// addressType is immutable.
 			*endpointsPhase = append(*endpointsPhase,
 				Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "addressType changed"},
-				Op{Verb: Create, Kind: KindEndpointSlice, Object: want, Reason: "addressType changed"})
+				Op{Verb: Create, Kind: KindEndpointSlice, Object: withOwnerUID(want, uid), Reason: "addressType changed"})
+		case endpointsPhase == &p.afterOps:
+			// The Service is recreated: a slice it controlled is garbage
+			// collected with the old one. Ours from before slices were
+			// owned by their Service (controlled by the Route) is moved
+			// to the new Service.
+			if p.sliceOwner(have, svc) == ownerRoute {
+				*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(want, have), Reason: "owned by its new Service"})
+			} else {
+				*endpointsPhase = append(*endpointsPhase,
+					Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "its Service is recreated"},
+					Op{Verb: Create, Kind: KindEndpointSlice, Object: want, Reason: "its Service is recreated"})
+			}
 		case !sliceEqual(want, have):
-			*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(want, have), Reason: "differs"})
+			*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(withOwnerUID(want, uid), have), Reason: "differs"})
+		case p.sliceOwner(have, svc) == ownerRoute:
+			*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(withOwnerUID(want, uid), have), Reason: "owned by its Service"})
 		}
 	}
 	for _, have := range ss {
@@ -247,7 +381,7 @@ func (p *planner) release(t *Target) {
 	}
 	var ss []*discoveryv1.EndpointSlice
 	for _, s := range p.slicesOf(t.Name) {
-		if p.controlled(s) {
+		if p.sliceOwner(s, svc) != ownerOther {
 			ss = append(ss, s)
 		}
 	}
@@ -339,7 +473,7 @@ func (p *planner) orphans(targets []*Target) {
 
 	var ss []*discoveryv1.EndpointSlice
 	for _, s := range p.slices {
-		if !desired(s.Labels[discoveryv1.LabelServiceName]) && p.controlled(s) {
+		if n := s.Labels[discoveryv1.LabelServiceName]; !desired(n) && p.sliceOwner(s, p.service(n)) != ownerOther {
 			ss = append(ss, s)
 		}
 	}
@@ -374,4 +508,27 @@ func TakeBack(want, have *discoveryv1.EndpointSlice) []Op {
 		}
 	}
 	return []Op{{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(want, have), Reason: "taken back"}}
+}
+
+// BindOwner sets the UID of the Service that controls the EndpointSlice op
+// writes where the plan could not know it because the Service is created by
+// the same plan: created maps the names of the Services created so far to
+// their UIDs.
+func BindOwner(op Op, created map[string]types.UID) (Op, error) {
+	s, ok := op.Object.(*discoveryv1.EndpointSlice)
+	if !ok || op.Verb == Delete {
+		return op, nil
+	}
+	ref := metav1.GetControllerOfNoCopy(s)
+	if ref == nil || ref.UID != "" {
+		return op, nil
+	}
+	uid, ok := created[ref.Name]
+	if !ok {
+		return op, fmt.Errorf("EndpointSlice %q: the UID of Service %q is not known", s.Name, ref.Name)
+	}
+	bound := *s
+	bound.OwnerReferences = OwnerUID(s.OwnerReferences, uid)
+	op.Object = &bound
+	return op, nil
 }

@@ -239,6 +239,8 @@ func makeSlices(svc *corev1.Service, addrs []netip.Addr, ips []string, port int3
 	} else if len(fams[0].ips) == 0 {
 		fams = fams[1:]
 	}
+	// The planner binds the Service's UID.
+	owner := []metav1.OwnerReference{names.ServiceOwner(svc.Name)}
 	// One allocation each for the slices, their pointers and all endpoints.
 	objs := make([]discoveryv1.EndpointSlice, len(fams))
 	out := make([]*discoveryv1.EndpointSlice, len(fams))
@@ -257,7 +259,7 @@ func makeSlices(svc *corev1.Service, addrs []netip.Addr, ips []string, port int3
 				Name:            names.EndpointSlice(svc.Name, fam.t),
 				Namespace:       svc.Namespace,
 				Labels:          labels,
-				OwnerReferences: svc.OwnerReferences,
+				OwnerReferences: owner,
 			},
 			AddressType: fam.t,
 			Endpoints:   famEps,

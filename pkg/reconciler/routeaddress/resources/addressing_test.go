@@ -414,7 +414,10 @@ func TestMakeAddressingGolden(t *testing.T) {
 					"kubernetes.io/service-name":             TagService,
 					"endpointslice.kubernetes.io/managed-by": "routeaddress-controller.knative.dev",
 				},
-				OwnerReferences: []metav1.OwnerReference{*kmeta.NewControllerRef(route)},
+				// Controlled by the Service; the planner binds its UID.
+				OwnerReferences: []metav1.OwnerReference{{
+					APIVersion: "v1", Kind: "Service", Name: TagService, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+				}},
 			},
 			AddressType: t,
 			Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}}},

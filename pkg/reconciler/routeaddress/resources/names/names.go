@@ -18,6 +18,8 @@ package names
 
 import (
 	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 )
 
 // ManagedBy is the endpointslice.kubernetes.io/managed-by value of the
@@ -43,5 +45,19 @@ func EndpointSlice(service string, addressType discoveryv1.AddressType) string {
 		return service + "-ipv6"
 	default:
 		return service + "-fqdn"
+	}
+}
+
+// ServiceOwner is the controller reference of one of our EndpointSlices to
+// the Service it serves, its UID not yet bound: our slices are controlled
+// by their Service, as Kubernetes' own controllers' are, so that garbage
+// collection deletes them with it.
+func ServiceOwner(service string) metav1.OwnerReference {
+	return metav1.OwnerReference{
+		APIVersion:         "v1",
+		Kind:               "Service",
+		Name:               service,
+		Controller:         ptr.To(true),
+		BlockOwnerDeletion: ptr.To(true),
 	}
 }
