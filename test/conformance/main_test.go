@@ -54,7 +54,7 @@ var env struct {
 	// stock is serving's stock route-facing controllers
 	// (test/cmd/stockcontroller), for rollbacks.
 	stock string
-	ctrl    *controllerProc
+	ctrl  *controllerProc
 }
 
 type controllerProc struct{ cmd *exec.Cmd }
