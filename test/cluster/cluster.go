@@ -153,6 +153,9 @@ func Start(ctx context.Context, dir string) (c *Cluster, err error) {
 		"--authorization-mode", "RBAC",
 		"--endpoint-reconciler-type", "none",
 		"--disable-admission-plugins", "ServiceAccount",
+		// As OpenShift runs it: setting blockOwnerDeletion needs the right
+		// to update the owner's finalizers (our slices on their Service).
+		"--enable-admission-plugins", "OwnerReferencesPermissionEnforcement",
 		"--audit-policy-file", policy, "--audit-log-path", c.AuditLog,
 		"--audit-log-format", "json", "--audit-log-mode", "blocking",
 		"--v", "0",

@@ -97,14 +97,14 @@ func ourObjects(t *testing.T, ns string) []string {
 func TestRollback(t *testing.T) {
 	needLocal(t)
 	gw := namespace(t, "gw")
-	gatewayService(t, gw, "gateway", "198.19.0.43", 80)
+	gatewayService(t, gw, "gateway", "198.19.0.110", 80)
 	lbs := []struct {
 		route string
 		entry netv1alpha1.LoadBalancerIngressStatus
 		ip    string
 	}{
-		{"internal", internalEntry(fmt.Sprintf(gwDomain, gw)), "198.19.0.43"},
-		{"byip", ipEntry("198.19.0.44"), "198.19.0.44"},
+		{"internal", internalEntry(fmt.Sprintf(gwDomain, gw)), "198.19.0.110"},
+		{"byip", ipEntry("198.19.0.111"), "198.19.0.111"},
 	}
 	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices} {
 		for _, documented := range []bool{true, false} {
@@ -188,10 +188,10 @@ func TestRollback(t *testing.T) {
 				}
 				// The IP load balancer changes under the stock controller:
 				// what the name answers with our objects left behind.
-				setLoadBalancer(t, ns, "byip", ipEntry("198.19.0.45"))
+				setLoadBalancer(t, ns, "byip", ipEntry("198.19.0.112"))
 				time.Sleep(3 * time.Second)
 				a, err := env.dns.Lookup(fqdn(ns, "byip"))
-				t.Logf("%s, %s: after the IP changed to 198.19.0.45 under the stock controller, byip answers %v (err %v); ours: %v", mode, how, a, err, ourObjects(t, ns))
+				t.Logf("%s, %s: after the IP changed to 198.19.0.112 under the stock controller, byip answers %v (err %v); ours: %v", mode, how, a, err, ourObjects(t, ns))
 			})
 		}
 	}
