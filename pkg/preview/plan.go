@@ -359,6 +359,9 @@ func (st *Status) WriteTable(w io.Writer) {
 		for _, o := range st.LeftBehind {
 			fmt.Fprintf(w, "  %s\n", o)
 		}
+		if st.Controller.Checked && st.Controller.RouteAddressLeader == "" {
+			fmt.Fprintln(w, "route-address does not run: `kubectl route-address cleanup` removes them")
+		}
 	}
 }
 

@@ -192,6 +192,30 @@ func TestRollback(t *testing.T) {
 				time.Sleep(3 * time.Second)
 				a, err := env.dns.Lookup(fqdn(ns, "byip"))
 				t.Logf("%s, %s: after the IP changed to 198.19.0.112 under the stock controller, byip answers %v (err %v); ours: %v", mode, how, a, err, ourObjects(t, ns))
+
+				// `kubectl route-address cleanup` makes it nothing.
+				p := probe([]string{"198.19.0.112"}, fqdn(ns, "byip"))
+				defer p.close()
+				c := preview.Clients{Kube: env.kube, Serving: env.serving, Net: env.net}
+				rep, err := c.Cleanup(bg(), preview.Scope{Namespace: ns, SystemNamespace: cluster.SystemNamespace}, false, 10*time.Second)
+				if err != nil {
+					t.Fatal("cleanup:", err)
+				}
+				t.Logf("%s, %s: cleanup: %v; kept: %v", mode, how, rep.Done, rep.Kept)
+				waitDNS(t, fqdn(ns, "byip"), "A/AAAA 198.19.0.112")
+				if left := ourObjects(t, ns); len(left) > 0 {
+					t.Errorf("after cleanup: %v", left)
+				}
+				time.Sleep(time.Second)
+				// Answers before the mirrored slice's address is in DNS
+				// are the stale one, not failures to resolve.
+				n, fails := p.take()
+				for _, f := range fails {
+					if !strings.Contains(f.err, "198.19.0.111") {
+						t.Errorf("during cleanup: %+v", f)
+					}
+				}
+				t.Logf("%s, %s: %d lookups during and after cleanup, %d answered the stale address", mode, how, n, len(fails))
 			})
 		}
 	}

@@ -20,10 +20,12 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -183,7 +185,40 @@ does not control stands in the way, 1 on errors.`, joined(config.Modes), ExitBlo
 			return nil
 		},
 	}
-	root.AddCommand(plan, status)
+	var dryRun bool
+	var wait time.Duration
+	cleanup := &cobra.Command{
+		Use:   "cleanup",
+		Short: "Remove what route-address left behind after a rollback without switching to ExternalName first",
+		Long: `After serving's stock controller replaced route-address while a managed
+route-address-mode was set, our EndpointSlices and the marks on our
+Endpoints stay (with an IP load balancer they keep its address of that
+moment). cleanup takes the marks off (kube-controller-manager then mirrors
+the Endpoints upstream keeps) and deletes each of our slices once
+something else serves its name. It writes, unlike plan and status, and
+refuses while a route-address controller runs.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			clients, scope, err := o.connect()
+			if err != nil {
+				return err
+			}
+			rep, err := clients.Cleanup(cmd.Context(), scope, dryRun, wait)
+			if err != nil {
+				return err
+			}
+			if o.output == "json" {
+				enc := json.NewEncoder(stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			rep.WriteTable(stdout)
+			return nil
+		},
+	}
+	cleanup.Flags().BoolVar(&dryRun, "dry-run", false, "Only print what would be done")
+	cleanup.Flags().DurationVar(&wait, "wait", 10*time.Second, "How long to wait for kube-controller-manager to mirror an Endpoints before keeping our slice")
+	root.AddCommand(plan, status, cleanup)
 	return root
 }
 

@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -36,6 +37,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clientgotesting "k8s.io/client-go/testing"
@@ -350,5 +352,83 @@ func TestStatusListsWhatARollbackLeaves(t *testing.T) {
 	want := "a rollback to the stock controller would leave 2 objects of route-address's behind (switch to ExternalName and wait until this list is empty first):\n  EndpointSlice default/hello-ipv4\n  Endpoints default/hello\n"
 	if code != 0 || !strings.Contains(out, want) {
 		t.Errorf("status: exit %d, want it to contain\n%s\ngot:\n%s", code, want, out)
+	}
+}
+
+// TestCleanup: with no route-address controller running, the marks come
+// off our Endpoints and our slices go where something else serves the
+// name; a headless Service with nothing else keeps its slice. With
+// route-address running, cleanup refuses and writes nothing.
+func TestCleanup(t *testing.T) {
+	ours := func(name, svc string) *discoveryv1.EndpointSlice {
+		return &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, UID: types.UID(name),
+			Labels: map[string]string{discoveryv1.LabelManagedBy: "routeaddress-controller.knative.dev", discoveryv1.LabelServiceName: svc}},
+			AddressType: discoveryv1.AddressTypeIPv4}
+	}
+	headless := func(name string) *corev1.Service {
+		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name}, Spec: corev1.ServiceSpec{ClusterIP: corev1.ClusterIPNone}}
+	}
+	objs := []runtime.Object{
+		// byip: upstream keeps the headless Service and our marked
+		// Endpoints; kube-controller-manager has mirrored them.
+		headless("byip"), ours("byip-ipv4", "byip"),
+		&corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "byip", Labels: map[string]string{
+			"serving.knative.dev/route-address": "routeaddress-controller.knative.dev", discoveryv1.LabelSkipMirror: "true", "app": "x"}}},
+		&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "byip-abcde", Labels: map[string]string{
+			discoveryv1.LabelManagedBy: "endpointslicemirroring-controller.k8s.io", discoveryv1.LabelServiceName: "byip"}}},
+		// internal: upstream made it ExternalName.
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "internal"}, Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "gw.example"}},
+		ours("internal-ipv4", "internal"),
+		// lonely: headless and nothing else serves it.
+		headless("lonely"), ours("lonely-ipv4", "lonely"),
+	}
+	now := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
+
+	c, kube, _ := world("EndpointsAndSlices")
+	for _, o := range append(objs, controllerObjects(1, 1, 3*time.Second, now)...) {
+		if err := kube.Tracker().Add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Now = func() time.Time { return now }
+	code, _, errOut := run(t, c, "cleanup", "-n", "default")
+	if code != 1 || !strings.Contains(errOut, "route-address runs (lease held by controller-7d9f_1234)") {
+		t.Errorf("cleanup with route-address running: exit %d, stderr %q", code, errOut)
+	}
+	for _, a := range kube.Actions() {
+		if a.GetVerb() != "get" && a.GetVerb() != "list" {
+			t.Errorf("cleanup wrote while route-address runs: %s %s", a.GetVerb(), a.GetResource().Resource)
+		}
+	}
+
+	c, kube, _ = world("EndpointsAndSlices")
+	for _, o := range append(objs, controllerObjects(1, 1, -1, now)...) {
+		if err := kube.Tracker().Add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Now = func() time.Time { return now }
+	code, out, errOut := run(t, c, "cleanup", "-n", "default", "--wait", "1s")
+	want := `3 changes done:
+  Endpoints default/byip: labels serving.knative.dev/route-address and endpointslice.kubernetes.io/skip-mirror removed
+  EndpointSlice default/byip-ipv4: deleted (the Endpoints upstream keeps are mirrored)
+  EndpointSlice default/internal-ipv4: deleted (its Service is ExternalName)
+1 objects kept:
+  EndpointSlice default/lonely-ipv4: kept, its headless Service has no Endpoints: nothing else would serve the name
+`
+	if code != 0 || out != want {
+		t.Errorf("cleanup: exit %d (stderr %q), got:\n%s\nwant:\n%s", code, errOut, out, want)
+	}
+	ep, err := kube.CoreV1().Endpoints("default").Get(context.Background(), "byip", metav1.GetOptions{})
+	if err != nil || fmt.Sprint(ep.Labels) != "map[app:x]" {
+		t.Errorf("Endpoints byip labels = %v (%v), want only app=x", ep.Labels, err)
+	}
+	l, _ := kube.DiscoveryV1().EndpointSlices("default").List(context.Background(), metav1.ListOptions{})
+	var left []string
+	for _, s := range l.Items {
+		left = append(left, s.Name)
+	}
+	if got := strings.Join(left, " "); got != "byip-abcde lonely-ipv4" {
+		t.Errorf("slices left: %s, want byip-abcde lonely-ipv4", got)
 	}
 }
