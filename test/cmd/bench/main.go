@@ -142,6 +142,8 @@ func main() {
 	ctors := len(controllers.Constructors())
 	qps := flag.Int("qps", 5*ctors, "the controller's client QPS (default: sharedmain's for the binary's controllers)")
 	burst := flag.Int("burst", 10*ctors, "the controller's client burst (default: sharedmain's)")
+	modeList := flag.String("modes", "ExternalName,EndpointSlices,EndpointsAndSlices", "the columns: route-address-mode values, comma-separated")
+	flag.IntVar(&floorCap, "floor-cap", 0, "time at most this many writes of each floor and scale the time up linearly (0: all; at a client QPS limit the floor is linear in its writes)")
 	flag.Parse()
 	limits = clientLimits{qps: *qps, burst: *burst, ctors: ctors}
 	if *ctrlBin == "" {
@@ -155,7 +157,14 @@ func main() {
 		*dir = d
 		defer os.RemoveAll(d)
 	}
-	modes := []config.Mode{config.ModeExternalName, config.ModeEndpointSlices, config.ModeEndpointsAndSlices}
+	var modes []config.Mode
+	for _, m := range strings.Split(*modeList, ",") {
+		ra, err := config.NewRouteAddressFromMap(map[string]string{config.ModeKey: m})
+		if err != nil {
+			log.Fatalf("-modes: %v", err)
+		}
+		modes = append(modes, ra.Mode)
+	}
 	results := map[config.Mode]*result{}
 	for _, m := range modes {
 		log.Printf("=== %s, N=%d", m, *n)
@@ -346,11 +355,14 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 	if r.rssBase, err = b.peakRSSAfterRestart(n); err != nil {
 		return nil, err
 	}
-	if err := b.unrelatedSlices(unrelated); err != nil {
-		return nil, err
-	}
-	if r.rssNoise, err = b.peakRSSAfterRestart(n); err != nil {
-		return nil, err
+	r.rssNoise = r.rssBase
+	if unrelated > 0 {
+		if err := b.unrelatedSlices(unrelated); err != nil {
+			return nil, err
+		}
+		if r.rssNoise, err = b.peakRSSAfterRestart(n); err != nil {
+			return nil, err
+		}
 	}
 	log.Printf("peak RSS %d MiB, with %d unrelated slices %d MiB", r.rssBase>>10, unrelated, r.rssNoise>>10)
 	return r, nil
@@ -359,6 +371,9 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 func resyncWait(n int) time.Duration {
 	return max(10*time.Second, time.Duration(n)*20*time.Millisecond)
 }
+
+// floorCap bounds the writes a floor times (-floor-cap).
+var floorCap int
 
 // clientLimits are the controller's, for the table header.
 type clientLimits struct{ qps, burst, ctors int }
@@ -741,6 +756,10 @@ func (b *bench) allWrites(since time.Time) int {
 // per write on these shared machines drifts by half within one run.
 func (b *bench) floor(k int) (time.Duration, error) {
 	k = max(k, 1)
+	if floorCap > 0 && k > floorCap {
+		d, err := b.floor(floorCap)
+		return d * time.Duration(k) / time.Duration(floorCap), err
+	}
 	cfg := rest.CopyConfig(b.c.Config)
 	cfg.QPS, cfg.Burst = float32(b.qps), b.burst
 	kc := kubernetes.NewForConfigOrDie(cfg)
@@ -875,7 +894,19 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated in
 		limits.qps, limits.burst, limits.ctors, 5*limits.ctors, 10*limits.ctors)
 	fmt.Printf("Writes in a time's cell are every object write of that phase in the Routes' namespace (audit log, not Events);\n" +
 		"its floor is that many writes from a tight client loop, measured right after the phase.\n\n")
-	fmt.Printf("| measure | upstream (`ExternalName` mode) | ours (`EndpointSlices`) | ours (`EndpointsAndSlices`) |\n|---|---|---|---|\n")
+	header, rule := "| measure |", "|---|"
+	for _, m := range modes {
+		if m.Managed() {
+			header += fmt.Sprintf(" ours (`%s`) |", m)
+		} else {
+			header += " upstream (`ExternalName` mode) |"
+		}
+		rule += "---|"
+	}
+	if floorCap > 0 {
+		fmt.Printf("Floors of more than %d writes are timed on %d and scaled linearly.\n\n", floorCap, floorCap)
+	}
+	fmt.Printf("%s\n%s\n", header, rule)
 	fmt.Printf("| time until every Route's Services have their final shape after creation | %s |\n", col(func(r *result, _ config.Mode) string { return ratio(r.create, r.createAll, r.floorCreate) }))
 	fmt.Printf("| API writes to Services/Endpoints/EndpointSlices during that (audit log) | %s |\n", col(func(r *result, _ config.Mode) string { return fmt.Sprint(r.createW) }))
 	fmt.Printf("| API writes per Route during one forced global resync in steady state | %s |\n", col(func(r *result, _ config.Mode) string { return fmt.Sprintf("%.2f", float64(r.resyncW)/float64(n)) }))
