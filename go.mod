@@ -1,6 +1,6 @@
 module knative.dev/route-address
 
-go 1.26
+go 1.25.0
 
 require (
 	github.com/cert-manager/cert-manager v1.16.3
