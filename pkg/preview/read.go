@@ -250,8 +250,20 @@ func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.Rout
 		if err != nil {
 			return in, nil, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
 		}
-		in.Targets = append(in.Targets, a.Target)
+		in.Targets = append(in.Targets, target(a))
 		ads = append(ads, a)
 	}
 	return in, ads, nil
+}
+
+// target is the planner's view of an addressing.
+func target(a *resources.Addressing) plan.Target {
+	return plan.Target{
+		Name:      a.Name,
+		Service:   a.Service,
+		Endpoints: a.Endpoints,
+		Slices:    a.Slices,
+		Upstream:  plan.Upstream{Ready: a.Upstream.Ready, Endpoints: a.Upstream.Endpoints, Refused: a.Upstream.Refused},
+		Keep:      a.Keep,
+	}
 }

@@ -323,7 +323,7 @@ func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, pl
 		if w, ok := warn(a, cfg); ok {
 			warnings = append(warnings, w)
 		}
-		in.Targets = append(in.Targets, a.Target)
+		in.Targets = append(in.Targets, target(a))
 	}
 	return in, warnings, nil
 }
@@ -611,3 +611,15 @@ func (c *Reconciler) do(ctx context.Context, op plan.Op, dryRun bool) (metav1.Ob
 }
 
 func ptrUID(u types.UID) *types.UID { return &u }
+
+// target is the planner's view of an addressing.
+func target(a *resources.Addressing) plan.Target {
+	return plan.Target{
+		Name:      a.Name,
+		Service:   a.Service,
+		Endpoints: a.Endpoints,
+		Slices:    a.Slices,
+		Upstream:  plan.Upstream{Ready: a.Upstream.Ready, Endpoints: a.Upstream.Endpoints, Refused: a.Upstream.Refused},
+		Keep:      a.Keep,
+	}
+}

@@ -149,7 +149,7 @@ func (e env) input(a plan.Actual) (plan.Input, error) {
 		if err != nil {
 			return in, err
 		}
-		in.Targets = append(in.Targets, ad.Target)
+		in.Targets = append(in.Targets, target(ad))
 	}
 	return in, nil
 }
@@ -670,5 +670,17 @@ func checkReleased(t *testing.T, e env, s, fresh *apiserver, compare bool) {
 		if (s.endpoints[n] != nil) != (fresh.endpoints[n] != nil) {
 			t.Errorf("Endpoints %s exists = %v, upstream alone: %v", n, s.endpoints[n] != nil, fresh.endpoints[n] != nil)
 		}
+	}
+}
+
+// target is the planner's view of an addressing.
+func target(a *resources.Addressing) plan.Target {
+	return plan.Target{
+		Name:      a.Name,
+		Service:   a.Service,
+		Endpoints: a.Endpoints,
+		Slices:    a.Slices,
+		Upstream:  plan.Upstream{Ready: a.Upstream.Ready, Endpoints: a.Upstream.Endpoints, Refused: a.Upstream.Refused},
+		Keep:      a.Keep,
 	}
 }

@@ -33,7 +33,6 @@ import (
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -76,9 +75,32 @@ func TargetTags(r *v1.Route) []string {
 	return tags
 }
 
+// Upstream describes what upstream's route reconciler makes of a Service
+// whose addressing is handed back to it (ExternalName mode).
+type Upstream struct {
+	// Ready: upstream has a shape for the Service and will rewrite it.
+	Ready bool
+	// Endpoints: upstream keeps a core/v1 Endpoints (an IP load balancer).
+	Endpoints bool
+	// Refused: upstream cannot make a Service of the load balancer.
+	Refused bool
+}
+
 // Addressing is what one of a Route's cluster-local names should be.
 type Addressing struct {
-	plan.Target
+	// Name is the Service name.
+	Name string
+	// Service is the desired Service (upstream's in ExternalName mode).
+	Service *corev1.Service
+	// Endpoints is the desired Endpoints, nil for none.
+	Endpoints *corev1.Endpoints
+	// Slices are the desired EndpointSlices.
+	Slices []*discoveryv1.EndpointSlice
+	// Upstream is what upstream's route reconciler makes of this name.
+	Upstream Upstream
+	// Keep is true when the KIngress has no load balancer: what exists
+	// under this name stays; only a missing Service is created.
+	Keep bool
 	// Tag is the traffic tag, "" for the Route's own name.
 	Tag string
 	// Shape summarises the desired Service.
@@ -98,16 +120,16 @@ type Addressing struct {
 func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholder *Placeholder, ing *netv1alpha1.Ingress,
 	isPrivate bool, cfg *config.RouteAddress, resolver *Resolver) (*Addressing, error) {
 	var err error
-	a := &Addressing{Target: plan.Target{Name: placeholder.Service.Name}, Tag: tag}
+	a := &Addressing{Name: placeholder.Service.Name, Tag: tag}
 
 	lb := LoadBalancer(ing, isPrivate)
 	if !cfg.Mode.Managed() {
 		a.Shape = ShapeUpstream
 		if lb != nil {
 			if pair, err := routeresources.MakeK8sService(ctx, route, tag, ing, isPrivate); err == nil {
-				a.Upstream = plan.Upstream{Ready: true, Endpoints: pair.Endpoints != nil}
+				a.Upstream = Upstream{Ready: true, Endpoints: pair.Endpoints != nil}
 			} else {
-				a.Upstream = plan.Upstream{Refused: true}
+				a.Upstream = Upstream{Refused: true}
 			}
 		}
 		return a, nil

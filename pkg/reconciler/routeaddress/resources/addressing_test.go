@@ -36,7 +36,6 @@ import (
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
@@ -55,7 +54,7 @@ type lbCase struct {
 	fallback   string
 	problems   []Reason
 	referenced bool
-	upstream   plan.Upstream
+	upstream   Upstream
 }
 
 var lbCases = []lbCase{{
@@ -68,19 +67,19 @@ var lbCases = []lbCase{{
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7"},
 	port:     80,
-	upstream: plan.Upstream{Ready: true, Endpoints: true},
+	upstream: Upstream{Ready: true, Endpoints: true},
 }, {
 	name:     "two IPs of both families",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("fd00::7"), IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7", "fd00::7"},
 	port:     80,
-	upstream: plan.Upstream{Refused: true}, // upstream refuses more than one entry
+	upstream: Upstream{Refused: true}, // upstream refuses more than one entry
 }, {
 	name:     "IP and DomainInternal in one entry (net-contour)",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{{IP: "10.0.0.8", DomainInternal: GatewayDomain}},
 	addrs:    []string{"10.0.0.8"},
 	port:     80,
-	upstream: plan.Upstream{Ready: true, Endpoints: true},
+	upstream: Upstream{Ready: true, Endpoints: true},
 }, {
 	name:       "DomainInternal resolvable",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -88,7 +87,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	upstream:   plan.Upstream{Ready: true},
+	upstream:   Upstream{Ready: true},
 }, {
 	name:    "DomainInternal dual stack, only a port named http2",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain + ".")},
@@ -98,14 +97,14 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10", "fd00:10:96::a"},
 	port:       8080,
 	referenced: true,
-	upstream:   plan.Upstream{Ready: true},
+	upstream:   Upstream{Ready: true},
 }, {
 	name:       "DomainInternal Service missing",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonServiceNotFound},
 	referenced: true,
-	upstream:   plan.Upstream{Ready: true},
+	upstream:   Upstream{Ready: true},
 }, {
 	name:    "DomainInternal Service headless",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -117,7 +116,7 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonServiceHeadless},
 	referenced: true,
-	upstream:   plan.Upstream{Ready: true},
+	upstream:   Upstream{Ready: true},
 }, {
 	name:    "DomainInternal Service ExternalName",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -129,7 +128,7 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonServiceExternalName},
 	referenced: true,
-	upstream:   plan.Upstream{Ready: true},
+	upstream:   Upstream{Ready: true},
 }, {
 	name:       "DomainInternal Service without a usable port",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -137,43 +136,43 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonNoPort},
 	referenced: true,
-	upstream:   plan.Upstream{Ready: true},
+	upstream:   Upstream{Ready: true},
 }, {
 	name:     "DomainInternal outside the cluster domain",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("gateway.corp.example.com")},
 	fallback: "gateway.corp.example.com",
 	problems: []Reason{ReasonNotClusterService},
-	upstream: plan.Upstream{Ready: true},
+	upstream: Upstream{Ready: true},
 }, {
 	name:     "external Domain",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{Domain("lb.example.com")},
 	fallback: "lb.example.com",
 	problems: []Reason{ReasonExternalDomain},
-	upstream: plan.Upstream{Ready: true},
+	upstream: Upstream{Ready: true},
 }, {
 	name:     "IP that does not parse",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.300")},
 	problems: []Reason{ReasonInvalidIP},
-	upstream: plan.Upstream{Ready: true, Endpoints: true},
+	upstream: Upstream{Ready: true, Endpoints: true},
 }, {
 	name:     "loopback IP",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("127.0.0.1")},
 	problems: []Reason{ReasonAddressNotAllowed},
-	upstream: plan.Upstream{Ready: true, Endpoints: true},
+	upstream: Upstream{Ready: true, Endpoints: true},
 }, {
 	name:     "addresses the apiserver refuses in endpoints, one usable",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("::1"), IP("169.254.1.1"), IP("fe80::1"), IP("0.0.0.0"), IP("::"), IP("224.0.0.1"), IP("ff02::1"), IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7"},
 	port:     80,
 	problems: []Reason{ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed},
-	upstream: plan.Upstream{Refused: true},
+	upstream: Upstream{Refused: true},
 }, {
 	name:     "IPv4-mapped IPv6 address: used as IPv4, and said so",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("::ffff:10.0.0.7")},
 	addrs:    []string{"10.0.0.7"},
 	port:     80,
 	problems: []Reason{ReasonMappedAddress},
-	upstream: plan.Upstream{Ready: true, Endpoints: true},
+	upstream: Upstream{Ready: true, Endpoints: true},
 }, {
 	name:       "DomainInternal in upper case",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("Kourier-Internal.KOURIER-SYSTEM.svc.Cluster.Local")},
@@ -181,7 +180,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	upstream:   plan.Upstream{Ready: true},
+	upstream:   Upstream{Ready: true},
 }, {
 	name:       "DomainInternal <service>.<namespace>.svc",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayName + "." + GatewayNamespace + ".svc")},
@@ -189,7 +188,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	upstream:   plan.Upstream{Ready: true},
+	upstream:   Upstream{Ready: true},
 }, {
 	name:       "DomainInternal <service>.<namespace>. with a trailing dot",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayName + "." + GatewayNamespace + ".")},
@@ -197,19 +196,19 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	upstream:   plan.Upstream{Ready: true},
+	upstream:   Upstream{Ready: true},
 }, {
 	name:       "DomainInternal in upper case, Service missing: the fallback is lower case",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("Missing.Kourier-System.svc.cluster.local")},
 	fallback:   "missing.kourier-system.svc.cluster.local",
 	problems:   []Reason{ReasonServiceNotFound},
 	referenced: true,
-	upstream:   plan.Upstream{Ready: true},
+	upstream:   Upstream{Ready: true},
 }, {
 	name:     "MeshOnly",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{MeshOnly()},
 	mesh:     true,
-	upstream: plan.Upstream{Ready: true},
+	upstream: Upstream{Ready: true},
 }, {
 	name:       "one entry resolves, one does not",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{Domain("lb.example.com"), DomainInternal(GatewayDomain)},
@@ -218,7 +217,7 @@ var lbCases = []lbCase{{
 	port:       80,
 	problems:   []Reason{ReasonExternalDomain},
 	referenced: true,
-	upstream:   plan.Upstream{Refused: true},
+	upstream:   Upstream{Refused: true},
 }, {
 	name:     "entries on different ports",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7"), DomainInternal(GatewayDomain)},
@@ -228,7 +227,7 @@ var lbCases = []lbCase{{
 	problems: []Reason{ReasonPortMismatch},
 	// the second entry is still looked at, so it is still tracked.
 	referenced: true,
-	upstream:   plan.Upstream{Refused: true},
+	upstream:   Upstream{Refused: true},
 }}
 
 type summary struct {
@@ -241,7 +240,7 @@ type summary struct {
 	Slices       []string
 	Problems     []Reason
 	Referenced   bool
-	Upstream     plan.Upstream
+	Upstream     Upstream
 }
 
 func summarize(a *Addressing) summary {
