@@ -220,8 +220,7 @@ func (cl *cluster) actualFor(r *v1.Route, svcNames []string) plan.Actual {
 func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.RouteAddress) (plan.Input, []*resources.Addressing, error) {
 	ctx = routecfg.ToContext(ctx, cl.routeCfg)
 	tags := resources.TargetTags(r)
-	var build *resources.Placeholders // nothing to reuse: each Route is planned once
-	placeholders, err := build.Get(ctx, r, tags)
+	placeholders, err := resources.Placeholders(ctx, r, tags)
 	if err != nil {
 		return plan.Input{}, nil, err
 	}

@@ -46,7 +46,6 @@ import (
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -81,7 +80,6 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		sliceLister:     sliceInformer.Lister(),
 		sliceIndexer:    sliceInformer.Informer().GetIndexer(),
 		expect:          newExpectations(),
-		placeholders:    resources.NewPlaceholders(),
 		warned:          newWarned(),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
@@ -104,7 +102,6 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 			if r, err := kmeta.DeletionHandlingAccessor(obj); err == nil {
 				key := types.NamespacedName{Namespace: r.GetNamespace(), Name: r.GetName()}
 				c.expect.forget(key)
-				c.placeholders.Forget(key)
 				c.warned.forget(key)
 			}
 		},

@@ -69,7 +69,6 @@ type Reconciler struct {
 	expect *expectations
 	// placeholders holds upstream's placeholder Services of unchanged
 	// Routes, from which every desired Service takes its metadata.
-	placeholders *resources.Placeholders
 	// warned holds the Warnings last recorded for each Route.
 	warned *warned
 }
@@ -92,7 +91,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		return err
 	}
 	tags := resources.TargetTags(r)
-	placeholders, err := c.placeholders.Get(ctx, r, tags)
+	placeholders, err := resources.Placeholders(ctx, r, tags)
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func sliceStore(tb testing.TB, others int) (cache.Indexer, []*resources.Placehol
 			}
 		}
 	}
-	phs, err := resources.NewPlaceholders().Get(ctx, route, resources.TargetTags(route))
+	phs, err := resources.Placeholders(ctx, route, resources.TargetTags(route))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func sliceStore(tb testing.TB, others int) (cache.Indexer, []*resources.Placehol
 		other := rt.Route(false)
 		other.Name = fmt.Sprintf("other-%d", i)
 		other.UID = "uid-" + other.UID
-		o, err := resources.NewPlaceholders().Get(ctx, other, []string{""})
+		o, err := resources.Placeholders(ctx, other, []string{""})
 		if err != nil {
 			tb.Fatal(err)
 		}

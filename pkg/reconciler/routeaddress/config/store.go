@@ -36,10 +36,6 @@ type cfgKey struct{}
 type Config struct {
 	// RouteAddress holds the route-address keys of config-network.
 	RouteAddress *RouteAddress
-	// Generation counts the configuration updates the Store has seen
-	// (ours and the route reconciler's) before this Config was loaded.
-	// What was derived from a Config of the same generation can be reused.
-	Generation uint64
 }
 
 // FromContext obtains the Config injected into the passed context.
@@ -77,8 +73,6 @@ func ToContext(ctx context.Context, c *Config) context.Context {
 type Store struct {
 	*configmap.UntypedStore
 	route *routecfg.Store
-	// generation is bumped after every ConfigMap either part stores.
-	generation atomic.Uint64
 
 	report Report
 	// good is the last good value; reported the last error reported.
@@ -97,9 +91,6 @@ type Report func(cm *corev1.ConfigMap, err error)
 // stored; the name tells which ConfigMap.
 func NewStore(ctx context.Context, report Report, onAfterStore ...func(name string, value interface{})) *Store {
 	s := &Store{report: report}
-	// The generation moves after the value is stored, so a Config that
-	// carries a generation holds that generation's values or newer ones.
-	onAfterStore = append([]func(string, interface{}){func(string, interface{}) { s.generation.Add(1) }}, onAfterStore...)
 	s.UntypedStore = configmap.NewUntypedStore(
 		"routeaddress",
 		logging.FromContext(ctx),
@@ -152,15 +143,12 @@ func (s *Store) OnConfigChanged(cm *corev1.ConfigMap) {
 // ToContext stores both the route reconciler's configuration and ours in
 // the passed context.
 func (s *Store) ToContext(ctx context.Context) context.Context {
-	// Load first: the route configuration loaded after it is at least as
-	// new as the generation it records.
-	c := s.Load()
-	return ToContext(s.route.ToContext(ctx), c)
+	return ToContext(s.route.ToContext(ctx), s.Load())
 }
 
 // Load returns the current Config.
 func (s *Store) Load() *Config {
-	c := &Config{Generation: s.generation.Load()}
+	c := &Config{}
 	if ra, ok := s.UntypedLoad(netcfg.ConfigMapName).(*RouteAddress); ok {
 		c.RouteAddress = ra.DeepCopy()
 	}

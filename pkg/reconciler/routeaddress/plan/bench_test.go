@@ -21,21 +21,14 @@ import (
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 )
 
 // benchmarkRoute measures what the reconciler does per Route and
 // reconcile: build the desired objects of both names (the Route's and its
-// tag's) and plan against the actual state. cached reconciles the same
-// Route object every time, as a resync does, so upstream's placeholders
-// come from the reconciler's cache; otherwise every reconcile builds them
-// (a Route that changed).
-func benchmarkRoute(b *testing.B, mode config.Mode, l lb, steady, cached bool) {
+// tag's, from upstream's placeholders: nothing is cached) and plan against
+// the actual state, converged (steady) or empty.
+func benchmarkRoute(b *testing.B, mode config.Mode, l lb, steady bool) {
 	e := newEnv(l, mode, config.FallbackEnabled)
-	if cached {
-		e.route.ResourceVersion = "1"
-		e.placeholders = resources.NewPlaceholders()
-	}
 	actual := plan.Actual{}
 	if steady {
 		s := newAPIServer(plan.Actual{})
@@ -66,24 +59,16 @@ func benchmarkRoute(b *testing.B, mode config.Mode, l lb, steady, cached bool) {
 // (a resync): the plan is empty.
 func BenchmarkRouteSteady(b *testing.B) {
 	for _, mode := range config.Modes {
-		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) { benchmarkRoute(b, mode, lbInternal, true, true) })
+		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) { benchmarkRoute(b, mode, lbInternal, true) })
 	}
-	b.Run("EndpointsAndSlices/IPv4+IPv6", func(b *testing.B) { benchmarkRoute(b, config.ModeEndpointsAndSlices, lbDualStack, true, true) })
-}
-
-// BenchmarkRouteChanged is a reconcile of a converged Route whose object
-// changed (say, its status), so its placeholders are built again.
-func BenchmarkRouteChanged(b *testing.B) {
-	for _, mode := range config.Modes[1:] {
-		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) { benchmarkRoute(b, mode, lbInternal, true, false) })
-	}
+	b.Run("EndpointsAndSlices/IPv4+IPv6", func(b *testing.B) { benchmarkRoute(b, config.ModeEndpointsAndSlices, lbDualStack, true) })
 }
 
 // BenchmarkRouteCreate is the first reconcile of a new Route: nothing
-// exists and nothing is cached.
+// exists.
 func BenchmarkRouteCreate(b *testing.B) {
 	for _, mode := range config.Modes[1:] {
-		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) { benchmarkRoute(b, mode, lbInternal, false, false) })
+		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) { benchmarkRoute(b, mode, lbInternal, false) })
 	}
 }
 

@@ -79,9 +79,6 @@ type env struct {
 	ing   *netv1alpha1.Ingress
 	lb    lb
 	cfg   config.RouteAddress
-	// placeholders is nil (build upstream's placeholders every time) but
-	// in benchmarks that measure the reconciler's cache.
-	placeholders *resources.Placeholders
 }
 
 func newEnv(l lb, mode config.Mode, fb config.Fallback) env {
@@ -138,7 +135,7 @@ var tags = []string{"", Tag}
 // input builds the planner's input the way the reconciler does.
 func (e env) input(a plan.Actual) (plan.Input, error) {
 	in := plan.Input{Owner: e.route, Actual: a, Released: !e.cfg.Mode.Managed()}
-	phs, err := e.placeholders.Get(e.ctx, e.route, tags)
+	phs, err := resources.Placeholders(e.ctx, e.route, tags)
 	if err != nil {
 		return in, err
 	}
