@@ -67,8 +67,6 @@ type Reconciler struct {
 
 	// expect holds writes the informers have not shown yet.
 	expect *expectations
-	// placeholders holds upstream's placeholder Services of unchanged
-	// Routes, from which every desired Service takes its metadata.
 	// warned holds the Warnings last recorded for each Route.
 	warned *warned
 }
@@ -426,16 +424,13 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 		return err
 	}
 	if replaced != nil {
-		r, err := plan.BindOwner(*replaced, out.created)
+		bound, err := plan.BindOwner(*replaced, out.created)
 		if err != nil {
 			return err
 		}
-		replaced = &r
-	}
-	if replaced != nil {
 		// The live object holds the name, so a dry run that passes
 		// validation ends in AlreadyExists.
-		if _, err := c.do(ctx, *replaced, true); err != nil && !apierrs.IsAlreadyExists(err) {
+		if _, err := c.do(ctx, bound, true); err != nil && !apierrs.IsAlreadyExists(err) {
 			recorder.Eventf(r, corev1.EventTypeWarning, failedReason[plan.Create],
 				"Failed to create %s %q (dry run before replacing it; the current one is kept): %v", op.Kind, op.Name(), err)
 			return fmt.Errorf("failed to create %s %q (dry run): %w", op.Kind, op.Name(), err)

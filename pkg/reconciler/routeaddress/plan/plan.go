@@ -152,22 +152,16 @@ const (
 // sliceOwner classifies s, one of our slices of the Service svc (nil when
 // there is none).
 func (p *planner) sliceOwner(s *discoveryv1.EndpointSlice, svc *corev1.Service) sliceOwnership {
-	return SliceOwner(s, p.owner, svc)
-}
-
-// SliceOwner classifies s, one of our EndpointSlices of the Service svc
-// (nil when there is none) of the Route route.
-func SliceOwner(s *discoveryv1.EndpointSlice, route metav1.Object, svc *corev1.Service) sliceOwnership {
 	ref := metav1.GetControllerOfNoCopy(s)
 	switch {
 	case ref == nil:
 		return ownerOther
-	case ref.UID == route.GetUID():
+	case ref.UID == p.owner.GetUID():
 		return ownerRoute
 	case ref.Kind != "Service" || ref.APIVersion != "v1" || ref.Name != s.Labels[discoveryv1.LabelServiceName]:
 		return ownerOther
 	case svc != nil && ref.UID == svc.UID:
-		if metav1.IsControlledBy(svc, route) {
+		if p.controlled(svc) {
 			return ownerService
 		}
 		return ownerOther
