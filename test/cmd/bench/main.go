@@ -452,6 +452,11 @@ func (b *bench) resyncCPU() (cpuTimes, int, error) {
 	if err := b.quiet(); err != nil {
 		return cpuTimes{}, 0, err
 	}
+	// A resync that writes nothing (ours) is not over when the writes
+	// stop: wait until the controller's CPU is idle too.
+	if err := b.cpuIdle(); err != nil {
+		return cpuTimes{}, 0, err
+	}
 	const idleFor = 5 * time.Second
 	t0, err := b.cpu()
 	if err != nil {
@@ -471,6 +476,26 @@ func (b *bench) resyncCPU() (cpuTimes, int, error) {
 	// quiet() returns 3 s after the last write; count to then.
 	t2, _ := b.cpu()
 	return t2.sub(t1).sub(idle.scale(time.Since(start).Seconds() / idleFor.Seconds())), b.writes(start), nil
+}
+
+// cpuIdle waits until the controller used under 5 % of a core over 2 s.
+func (b *bench) cpuIdle() error {
+	deadline := time.Now().Add(15 * time.Minute)
+	for time.Now().Before(deadline) {
+		t0, err := b.cpu()
+		if err != nil {
+			return err
+		}
+		time.Sleep(2 * time.Second)
+		t1, err := b.cpu()
+		if err != nil {
+			return err
+		}
+		if t1.sub(t0).ctrl < 100*time.Millisecond {
+			return nil
+		}
+	}
+	return fmt.Errorf("the controller's CPU did not go idle in 15 minutes")
 }
 
 // cpu reads the CPU time (user + system) of the controller, kube-apiserver
