@@ -257,6 +257,9 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 	if err := b.quiet(); err != nil {
 		return nil, err
 	}
+	if err := b.cpuIdle(); err != nil {
+		return nil, err
+	}
 	if r.lateIdle, err = b.lateRoute("idle", mode, gwIP); err != nil {
 		return nil, err
 	}
