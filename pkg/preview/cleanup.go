@@ -79,10 +79,19 @@ func (c Clients) Cleanup(ctx context.Context, s Scope, dryRun bool, wait time.Du
 			return rep, c.explain(err, "update Endpoints "+ep.Namespace+"/"+ep.Name)
 		}
 	}
+	services := map[string]*corev1.Service{}
+	for _, x := range cl.services {
+		services[x.Namespace+"/"+x.Name] = x
+	}
+	endpoints := map[string]bool{}
+	for _, x := range cl.endpoints {
+		endpoints[x.Namespace+"/"+x.Name] = true
+	}
 	for _, sl := range cl.slices {
 		svc := sl.Labels[discoveryv1.LabelServiceName]
 		what := fmt.Sprintf("EndpointSlice %s/%s", sl.Namespace, sl.Name)
-		served, why, err := c.servedOtherwise(ctx, sl.Namespace, svc, cl, dryRun, wait)
+		key := sl.Namespace + "/" + svc
+		served, why, err := c.servedOtherwise(ctx, sl.Namespace, svc, services[key], endpoints[key], dryRun, wait)
 		if err != nil {
 			return rep, err
 		}
@@ -102,15 +111,10 @@ func (c Clients) Cleanup(ctx context.Context, s Scope, dryRun bool, wait time.Du
 	return rep, nil
 }
 
-// servedOtherwise reports whether the Service svc's name has addresses
-// without our slices, and why (or why not).
-func (c Clients) servedOtherwise(ctx context.Context, ns, svc string, cl *cluster, dryRun bool, wait time.Duration) (bool, string, error) {
-	var s *corev1.Service
-	for _, x := range cl.services {
-		if x.Namespace == ns && x.Name == svc {
-			s = x
-		}
-	}
+// servedOtherwise reports whether the Service svc's name (s, nil when it
+// does not exist; hasEndpoints, whether an Endpoints of that name does) has
+// addresses without our slices, and why (or why not).
+func (c Clients) servedOtherwise(ctx context.Context, ns, svc string, s *corev1.Service, hasEndpoints, dryRun bool, wait time.Duration) (bool, string, error) {
 	switch {
 	case s == nil:
 		return true, "its Service is gone", nil
@@ -119,13 +123,7 @@ func (c Clients) servedOtherwise(ctx context.Context, ns, svc string, cl *cluste
 	case s.Spec.ClusterIP != corev1.ClusterIPNone:
 		return true, "its Service has a ClusterIP", nil
 	}
-	var ep *corev1.Endpoints
-	for _, x := range cl.endpoints {
-		if x.Namespace == ns && x.Name == svc {
-			ep = x
-		}
-	}
-	if ep == nil {
+	if !hasEndpoints {
 		return false, "its headless Service has no Endpoints: nothing else would serve the name", nil
 	}
 	if dryRun {

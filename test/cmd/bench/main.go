@@ -309,19 +309,9 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 		}
 
 		// The gateway gets a new ClusterIP.
-		start = time.Now()
-		if err := b.kube.CoreV1().Services(gwNS).Delete(ctx, "gateway", metav1.DeleteOptions{}); err != nil {
+		if r.follow, r.followW, err = b.moveGateway(mode, gwIP2); err != nil {
 			return nil, err
 		}
-		if err := b.gateway(gwIP2); err != nil {
-			return nil, err
-		}
-		if err := b.waitShape(mode, gwIP2); err != nil {
-			return nil, err
-		}
-		r.follow = time.Since(start)
-		time.Sleep(time.Second)
-		r.followW = b.allWrites(start)
 		log.Printf("followed the new gateway ClusterIP in %v", r.follow)
 		if r.floorFollow, err = b.floor(r.followW); err != nil {
 			return nil, err
@@ -336,18 +326,9 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 			return nil, err
 		}
 		time.Sleep(100 * time.Millisecond) // the ConfigMap event reaches the controller
-		start = time.Now()
-		if err := b.kube.CoreV1().Services(gwNS).Delete(ctx, "gateway", metav1.DeleteOptions{}); err != nil {
+		if r.followResync, r.followResyncW, err = b.moveGateway(mode, gwIP); err != nil {
 			return nil, err
 		}
-		if err := b.gateway(gwIP); err != nil {
-			return nil, err
-		}
-		if err := b.waitShape(mode, gwIP); err != nil {
-			return nil, err
-		}
-		r.followResync = time.Since(start)
-		r.followResyncW = b.allWrites(start)
 		log.Printf("followed a new gateway ClusterIP during a resync in %v (%d writes)", r.followResync, r.followResyncW)
 		if err := b.quiet(); err != nil {
 			return nil, err
@@ -577,6 +558,24 @@ func (b *bench) setMode(m config.Mode) error {
 	return err
 }
 
+// moveGateway recreates the gateway Service with ClusterIP ip and returns
+// the time until every Route follows and the writes made meanwhile.
+func (b *bench) moveGateway(mode config.Mode, ip string) (time.Duration, int, error) {
+	start := time.Now()
+	if err := b.kube.CoreV1().Services(gwNS).Delete(context.Background(), "gateway", metav1.DeleteOptions{}); err != nil {
+		return 0, 0, err
+	}
+	if err := b.gateway(ip); err != nil {
+		return 0, 0, err
+	}
+	if err := b.waitShape(mode, ip); err != nil {
+		return 0, 0, err
+	}
+	d := time.Since(start)
+	time.Sleep(time.Second)
+	return d, b.allWrites(start), nil
+}
+
 func (b *bench) gateway(ip string) error {
 	_, err := b.kube.CoreV1().Services(gwNS).Create(context.Background(), &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: gwNS, Name: "gateway"},
@@ -794,12 +793,7 @@ func (b *bench) floor(k int) (time.Duration, error) {
 	b.floors++
 	start := time.Now()
 	for i := range k {
-		_, err := kc.CoreV1().Services("floor").Create(context.Background(), &corev1.Service{
-			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("f%d-%d", b.floors, i)},
-			Spec: corev1.ServiceSpec{ClusterIP: corev1.ClusterIPNone,
-				Ports: []corev1.ServicePort{{Name: "http2", Port: 80}}},
-		}, metav1.CreateOptions{})
-		if err != nil {
+		if err := b.floorService(kc, i); err != nil {
 			return 0, err
 		}
 	}
@@ -809,6 +803,16 @@ func (b *bench) floor(k int) (time.Duration, error) {
 	return d, parallel(k, func(i int) error {
 		return b.kube.CoreV1().Services("floor").Delete(context.Background(), fmt.Sprintf("f%d-%d", b.floors, i), metav1.DeleteOptions{})
 	})
+}
+
+// floorService creates the i-th headless Service of the current floor.
+func (b *bench) floorService(kc kubernetes.Interface, i int) error {
+	_, err := kc.CoreV1().Services("floor").Create(context.Background(), &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("f%d-%d", b.floors, i)},
+		Spec: corev1.ServiceSpec{ClusterIP: corev1.ClusterIPNone,
+			Ports: []corev1.ServicePort{{Name: "http2", Port: 80}}},
+	}, metav1.CreateOptions{})
+	return err
 }
 
 // floorUnthrottled times k Service creates from 8 parallel clients without
@@ -833,12 +837,7 @@ func (b *bench) floorUnthrottled(k int) (time.Duration, error) {
 		go func() {
 			defer wg.Done()
 			for i := w; i < k; i += len(clients) {
-				_, err := clients[w].CoreV1().Services("floor").Create(context.Background(), &corev1.Service{
-					ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("f%d-%d", b.floors, i)},
-					Spec: corev1.ServiceSpec{ClusterIP: corev1.ClusterIPNone,
-						Ports: []corev1.ServicePort{{Name: "http2", Port: 80}}},
-				}, metav1.CreateOptions{})
-				if err != nil {
+				if err := b.floorService(clients[w], i); err != nil {
 					mu.Lock()
 					first = cmp.Or(first, err)
 					mu.Unlock()
