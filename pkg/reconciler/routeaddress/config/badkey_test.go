@@ -33,9 +33,9 @@ import (
 // TestBadKeyNeverFatal: a bad route-address value never stops serving's
 // controller. knative's configmap store exits the process on a constructor
 // error at the first load; ours never returns one. A bad value at start
-// means the defaults (upstream's behaviour), a bad update keeps the last
-// good value, and each bad value is reported once, naming the key, the
-// value and the allowed values.
+// means the key's default (for the mode: upstream's behaviour), at start as
+// in an update, as knative.dev/networking parses the keys, and each bad value
+// is reported once, naming the key, the value and the allowed values.
 func TestBadKeyNeverFatal(t *testing.T) {
 	// Fatal panics instead of exiting, so that the test can say so.
 	logger := zaptest.NewLogger(t, zaptest.WrapOptions(zap.WithFatalHook(zapcore.WriteThenPanic))).Sugar()
@@ -46,7 +46,7 @@ func TestBadKeyNeverFatal(t *testing.T) {
 	})
 	load := func(data map[string]string) (fatal any) {
 		defer func() { fatal = recover() }()
-		store.OnConfigChanged(cm(netcfg.ConfigMapName, data))
+		store.OnConfigChanged(configMap(netcfg.ConfigMapName, data))
 		return nil
 	}
 
@@ -67,12 +67,16 @@ func TestBadKeyNeverFatal(t *testing.T) {
 		t.Fatalf("a bad update was fatal: %v", f)
 	}
 	if got := store.Load().RouteAddress; got.Mode != ModeEndpointSlices || got.ExternalNameFallback != FallbackEnabled {
-		t.Errorf("Config after a bad update = %+v, want the last good one (EndpointSlices, Enabled)", got)
+		t.Errorf("Config after a bad update = %+v, want the good key kept and the bad one's default (EndpointSlices, Enabled)", got)
+	}
+	if load(map[string]string{ModeKey: "EndpointSlice"}); store.Mode() != ModeExternalName {
+		t.Errorf("Mode() after a bad mode in an update = %s, want %s", store.Mode(), ModeExternalName)
 	}
 
 	want := []string{
 		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-mode: unknown value "endpointslice", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=ExternalName, route-address-externalname-fallback=Enabled`,
 		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-externalname-fallback: unknown value "maybe", allowed values are Enabled, Disabled; using route-address-mode=EndpointSlices, route-address-externalname-fallback=Enabled`,
+		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-mode: unknown value "EndpointSlice", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=ExternalName, route-address-externalname-fallback=Enabled`,
 	}
 	if fmt.Sprint(reports) != fmt.Sprint(want) {
 		t.Errorf("reports =\n%q\nwant\n%q", reports, want)

@@ -18,74 +18,46 @@ package config
 
 import (
 	"fmt"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	netcfg "knative.dev/networking/pkg/config"
+	cm "knative.dev/pkg/configmap"
 )
 
+// The names the routeaddress packages use for the keys and values of
+// route_address.go (knative.dev/networking's, once the patch lands).
 const (
-	// ModeKey is the config-network key that selects how a Route's
-	// cluster-local Services are addressed.
-	ModeKey = "route-address-mode"
-
-	// ExternalNameFallbackKey is the config-network key that decides what a
-	// Route's Service becomes when its load balancer cannot be turned into
-	// IP addresses.
-	ExternalNameFallbackKey = "route-address-externalname-fallback"
+	// ModeKey is RouteAddressModeKey.
+	ModeKey = RouteAddressModeKey
+	// ExternalNameFallbackKey is RouteAddressExternalNameFallbackKey.
+	ExternalNameFallbackKey = RouteAddressExternalNameFallbackKey
 )
 
 // Mode is a value of ModeKey.
-type Mode string
+type Mode = RouteAddressMode
 
+// The values of ModeKey.
 const (
-	// ModeExternalName leaves the Services to the upstream route reconciler
-	// (type ExternalName unless the KIngress reports an IP). The routeaddress
-	// reconciler only removes what it created in the other modes.
-	ModeExternalName Mode = "ExternalName"
-	// ModeEndpoints makes headless Services with core/v1 Endpoints.
-	ModeEndpoints Mode = "Endpoints"
-	// ModeEndpointSlices makes headless Services with discovery/v1 EndpointSlices.
-	ModeEndpointSlices Mode = "EndpointSlices"
-	// ModeEndpointsAndSlices makes headless Services with both: Endpoints
-	// labelled to skip mirroring, and EndpointSlices of our own.
-	ModeEndpointsAndSlices Mode = "EndpointsAndSlices"
+	ModeExternalName       = RouteAddressModeExternalName
+	ModeEndpoints          = RouteAddressModeEndpoints
+	ModeEndpointSlices     = RouteAddressModeEndpointSlices
+	ModeEndpointsAndSlices = RouteAddressModeEndpointsAndSlices
 )
 
 // Modes lists the values ModeKey accepts, the default first.
-var Modes = []Mode{ModeExternalName, ModeEndpoints, ModeEndpointSlices, ModeEndpointsAndSlices}
-
-// WritesEndpoints reports whether the mode makes core/v1 Endpoints.
-func (m Mode) WritesEndpoints() bool {
-	return m == ModeEndpoints || m == ModeEndpointsAndSlices
-}
-
-// WritesEndpointSlices reports whether the mode makes EndpointSlices.
-func (m Mode) WritesEndpointSlices() bool {
-	return m == ModeEndpointSlices || m == ModeEndpointsAndSlices
-}
-
-// Managed reports whether the routeaddress reconciler owns the Route's
-// Services in this mode (and so the upstream route reconciler's writes to
-// them are fenced).
-func (m Mode) Managed() bool {
-	return m != ModeExternalName && m != ""
-}
+var Modes = RouteAddressModes
 
 // Fallback is a value of ExternalNameFallbackKey.
-type Fallback string
+type Fallback = RouteAddressFallback
 
+// The values of ExternalNameFallbackKey.
 const (
-	// FallbackEnabled gives an unresolvable load balancer upstream's
-	// ExternalName Service.
-	FallbackEnabled Fallback = "Enabled"
-	// FallbackDisabled gives an unresolvable load balancer a headless Service
-	// with no endpoints: never an ExternalName Service.
-	FallbackDisabled Fallback = "Disabled"
+	FallbackEnabled  = RouteAddressFallbackEnabled
+	FallbackDisabled = RouteAddressFallbackDisabled
 )
 
 // Fallbacks lists the values ExternalNameFallbackKey accepts, the default first.
-var Fallbacks = []Fallback{FallbackEnabled, FallbackDisabled}
+var Fallbacks = RouteAddressFallbacks
 
 // RouteAddress is the route-address part of config-network.
 type RouteAddress struct {
@@ -107,14 +79,22 @@ func defaultConfig() *RouteAddress {
 // data. Other keys are ignored. A value that is not allowed is an error that
 // names the key, the value and the allowed values.
 func NewRouteAddressFromMap(data map[string]string) (*RouteAddress, error) {
+	if err := ValidateRouteAddress(data); err != nil {
+		return nil, err
+	}
+	return routeAddressFromMap(data), nil
+}
+
+// routeAddressFromMap parses the route-address keys as knative.dev/networking
+// does: a value that is not allowed means the key's default.
+func routeAddressFromMap(data map[string]string) *RouteAddress {
 	c := defaultConfig()
-	if err := asEnum(data, ModeKey, Modes, &c.Mode); err != nil {
-		return nil, err
-	}
-	if err := asEnum(data, ExternalNameFallbackKey, Fallbacks, &c.ExternalNameFallback); err != nil {
-		return nil, err
-	}
-	return c, nil
+	// The parse functions never fail.
+	_ = cm.Parse(data,
+		asRouteAddressMode(RouteAddressModeKey, &c.Mode),
+		asRouteAddressFallback(RouteAddressExternalNameFallbackKey, &c.ExternalNameFallback),
+	)
+	return c
 }
 
 // NewRouteAddressFromConfigMap parses the route-address keys of the
@@ -125,29 +105,4 @@ func NewRouteAddressFromConfigMap(cm *corev1.ConfigMap) (*RouteAddress, error) {
 		return nil, fmt.Errorf("invalid ConfigMap %s/%s: %w", cm.Namespace, netcfg.ConfigMapName, err)
 	}
 	return c, nil
-}
-
-// asEnum sets target to the allowed value that matches data[key] without
-// regard to case, leaves it unchanged when the key is absent or empty, and
-// fails when the value is not allowed.
-func asEnum[T ~string](data map[string]string, key string, allowed []T, target *T) error {
-	raw, ok := data[key]
-	if !ok {
-		return nil
-	}
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return nil
-	}
-	for _, v := range allowed {
-		if strings.EqualFold(raw, string(v)) {
-			*target = v
-			return nil
-		}
-	}
-	names := make([]string, len(allowed))
-	for i, v := range allowed {
-		names[i] = string(v)
-	}
-	return fmt.Errorf("%s: unknown value %q, allowed values are %s", key, raw, strings.Join(names, ", "))
 }

@@ -101,29 +101,7 @@ func TestNewRouteAddressFromConfigMapNamesTheConfigMap(t *testing.T) {
 	}
 }
 
-func TestModePredicates(t *testing.T) {
-	for _, tc := range []struct {
-		mode                             Mode
-		managed, endpoints, endpointSlcs bool
-	}{
-		{ModeExternalName, false, false, false},
-		{ModeEndpoints, true, true, false},
-		{ModeEndpointSlices, true, false, true},
-		{ModeEndpointsAndSlices, true, true, true},
-	} {
-		if got := tc.mode.Managed(); got != tc.managed {
-			t.Errorf("%s.Managed() = %v", tc.mode, got)
-		}
-		if got := tc.mode.WritesEndpoints(); got != tc.endpoints {
-			t.Errorf("%s.WritesEndpoints() = %v", tc.mode, got)
-		}
-		if got := tc.mode.WritesEndpointSlices(); got != tc.endpointSlcs {
-			t.Errorf("%s.WritesEndpointSlices() = %v", tc.mode, got)
-		}
-	}
-}
-
-func cm(name string, data map[string]string) *corev1.ConfigMap {
+func configMap(name string, data map[string]string) *corev1.ConfigMap {
 	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: name}, Data: data}
 }
 
@@ -136,10 +114,10 @@ func TestStore(t *testing.T) {
 		t.Errorf("Mode() before load = %s, want %s", got, ModeExternalName)
 	}
 
-	store.OnConfigChanged(cm(netcfg.ConfigMapName, map[string]string{ModeKey: "EndpointSlices"}))
-	store.OnConfigChanged(cm(routecfg.DomainConfigName, map[string]string{"example.com": ""}))
-	store.OnConfigChanged(cm(gc.ConfigName, nil))
-	store.OnConfigChanged(cm(cfgmap.FeaturesConfigName, nil))
+	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{ModeKey: "EndpointSlices"}))
+	store.OnConfigChanged(configMap(routecfg.DomainConfigName, map[string]string{"example.com": ""}))
+	store.OnConfigChanged(configMap(gc.ConfigName, nil))
+	store.OnConfigChanged(configMap(cfgmap.FeaturesConfigName, nil))
 
 	got := FromContext(store.ToContext(context.Background()))
 	want := &RouteAddress{Mode: ModeEndpointSlices, ExternalNameFallback: FallbackEnabled}
@@ -151,10 +129,10 @@ func TestStore(t *testing.T) {
 		t.Fatalf("route config = %+v, want network and domain loaded", rc)
 	}
 
-	// A bad update keeps the last good value.
-	store.OnConfigChanged(cm(netcfg.ConfigMapName, map[string]string{ModeKey: "nonsense"}))
-	if got := store.Mode(); got != ModeEndpointSlices {
-		t.Errorf("Mode() after bad update = %s, want %s", got, ModeEndpointSlices)
+	// A bad value means the key's default, as knative.dev/networking parses it.
+	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{ModeKey: "nonsense"}))
+	if got := store.Mode(); got != ModeExternalName {
+		t.Errorf("Mode() after bad update = %s, want %s", got, ModeExternalName)
 	}
 
 	// Both parts observe config-network.

@@ -63,11 +63,13 @@ func ToContext(ctx context.Context, c *Config) context.Context {
 // features) whose configuration upstream's resource constructors read from
 // the context.
 //
-// A bad route-address value never stops the controller (knative's
-// configmap store exits the process when a constructor fails on the first
-// load): at the first load the defaults are used (ExternalName: upstream's
-// behaviour), later the last good value is kept, and each bad value is
-// handed to report once.
+// It stands in for the route-address fields of knative.dev/networking's
+// netcfg.Config (route_address.go), which hack/upstream-patch.sh adds there:
+// it parses the two keys as networking will, so a bad value never stops the
+// controller (knative's configmap store exits the process when a
+// constructor fails on the first load) and means the key's default
+// (ExternalName: upstream's behaviour), and each bad value is handed to
+// report once.
 //
 // +k8s:deepcopy-gen=false
 type Store struct {
@@ -75,8 +77,7 @@ type Store struct {
 	route *routecfg.Store
 
 	report Report
-	// good is the last good value; reported the last error reported.
-	good     atomic.Pointer[RouteAddress]
+	// reported is the last error reported.
 	reported atomic.Pointer[string]
 }
 
@@ -103,26 +104,23 @@ func NewStore(ctx context.Context, report Report, onAfterStore ...func(name stri
 	return s
 }
 
-// load parses the route-address keys of config-network. It never fails:
-// a bad value gives the last good configuration (the defaults before the
-// first good one), reported once.
+// load parses the route-address keys of config-network. It never fails: as
+// in knative.dev/networking's parse, a value that is not allowed means the
+// key's default; each bad value is reported once.
 func (s *Store) load(cm *corev1.ConfigMap) (*RouteAddress, error) {
-	ra, err := NewRouteAddressFromConfigMap(cm)
+	ra := routeAddressFromMap(cm.Data)
+	err := ValidateRouteAddress(cm.Data)
 	if err == nil {
-		s.good.Store(ra)
 		s.reported.Store(nil)
 		return ra, nil
 	}
-	use := s.good.Load()
-	if use == nil {
-		use = defaultConfig()
-	}
-	err = fmt.Errorf("%w; using %s=%s, %s=%s", err, ModeKey, use.Mode, ExternalNameFallbackKey, use.ExternalNameFallback)
+	err = fmt.Errorf("invalid ConfigMap %s/%s: %w; using %s=%s, %s=%s", cm.Namespace, cm.Name, err,
+		ModeKey, ra.Mode, ExternalNameFallbackKey, ra.ExternalNameFallback)
 	msg := err.Error()
 	if last := s.reported.Swap(&msg); s.report != nil && (last == nil || *last != msg) {
 		s.report(cm, err)
 	}
-	return use.DeepCopy(), nil
+	return ra, nil
 }
 
 // WatchConfigs registers both parts of the store with the watcher.
