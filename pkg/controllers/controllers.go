@@ -91,7 +91,7 @@ func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *contr
 	// The routeaddress controller's store reports bad values; this one
 	// only follows the mode.
 	store := config.NewStore(logging.WithLogger(ctx, logger), nil, func(_ string, value interface{}) {
-		ra, ok := value.(*config.RouteAddress)
+		ra, ok := config.RouteAddressOf(value)
 		if !ok {
 			return
 		}

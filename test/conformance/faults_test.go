@@ -163,10 +163,11 @@ func alive() bool {
 }
 
 // TestBadKey (issue 13): a mistyped route-address-mode is admitted (no
-// webhook validates it yet). The running controller keeps the last good
-// mode and reports the value once, as a Warning on config-network; a
-// controller started with it stays up and uses ExternalName (upstream's
-// behaviour), and reports it too.
+// webhook validates it here). As knative.dev/networking parses the key, the
+// value means its default, ExternalName (upstream's behaviour): the running
+// controller hands the Route's Service back to upstream without a gap and
+// reports the value once, as a Warning on config-network; a controller
+// started with it stays up, and reports it too.
 func TestBadKey(t *testing.T) {
 	needLocal(t)
 	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
@@ -176,33 +177,30 @@ func TestBadKey(t *testing.T) {
 	route(t, ns, "hello")
 	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
 	headless := shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.42"}}
+	upstream := shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}
 	waitShape(t, ns, "hello", headless)
 	t.Cleanup(func() { setMode(t, config.ModeEndpointSlices, config.FallbackEnabled) })
 
 	typo := "endpointslice"
 	patchConfigNetwork(t, map[string]string{config.ModeKey: typo})
-	kept := fmt.Sprintf(`route-address-mode: unknown value %q, allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=EndpointSlices`, typo)
+	msg := fmt.Sprintf(`route-address-mode: unknown value %q, allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=ExternalName`, typo)
 	eventually(t, "an InvalidConfiguration Warning on config-network", func() error {
-		if n := len(invalidConfigEvents(t, kept)); n != 1 {
+		if n := len(invalidConfigEvents(t, msg)); n != 1 {
 			return fmt.Errorf("%d events", n)
 		}
 		return nil
 	})
+	waitShape(t, ns, "hello", upstream)
 	time.Sleep(2 * time.Second) // a resync of config-network must not report it again
-	evs := invalidConfigEvents(t, kept)
+	evs := invalidConfigEvents(t, msg)
 	if len(evs) != 1 || evs[0].Count != 1 || evs[0].Type != corev1.EventTypeWarning {
 		t.Errorf("events = %+v, want one Warning, recorded once", evs)
-	}
-	if got, err := observe(ns, "hello"); err != nil || fmt.Sprint(got) != fmt.Sprint(headless) {
-		t.Errorf("after the bad update the Route's Service is %+v (%v), want it kept %+v", got, err, headless)
 	}
 	t.Logf("bad update: %s %s: %s", evs[0].Type, evs[0].Reason, evs[0].Message)
 
 	restartController(t)
-	atStart := fmt.Sprintf(`route-address-mode: unknown value %q, allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=ExternalName`, typo)
-	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)})
 	eventually(t, "the restarted controller's Warning", func() error {
-		if n := len(invalidConfigEvents(t, atStart)); n != 1 {
+		if n := len(invalidConfigEvents(t, msg)); n != 2 {
 			return fmt.Errorf("%d events", n)
 		}
 		return nil
@@ -211,7 +209,10 @@ func TestBadKey(t *testing.T) {
 	if !alive() {
 		t.Fatal("the controller exited with a bad route-address-mode")
 	}
-	t.Logf("restart with the bad value: the controller is up, the Route's Service is upstream's ExternalName, and: %s", invalidConfigEvents(t, atStart)[0].Message)
+	if got, err := observe(ns, "hello"); err != nil || fmt.Sprint(got) != fmt.Sprint(upstream) {
+		t.Errorf("after the restart the Route's Service is %+v (%v), want upstream's %+v", got, err, upstream)
+	}
+	t.Logf("restart with the bad value: the controller is up, the Route's Service is upstream's ExternalName, and reports it again")
 
 	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
 	waitShape(t, ns, "hello", headless)

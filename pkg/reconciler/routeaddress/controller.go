@@ -154,7 +154,7 @@ func modeChangeResync(resync func()) func(string, interface{}) {
 		last *config.RouteAddress
 	)
 	return func(name string, value interface{}) {
-		ra, ok := value.(*config.RouteAddress)
+		ra, ok := config.RouteAddressOf(value)
 		if name != netcfg.ConfigMapName || !ok {
 			return
 		}

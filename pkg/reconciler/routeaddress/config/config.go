@@ -24,8 +24,10 @@ import (
 	cm "knative.dev/pkg/configmap"
 )
 
-// The names the routeaddress packages use for the keys and values of
-// route_address.go (knative.dev/networking's, once the patch lands).
+// route_address.go (and its test) is the part of knative.dev/networking's
+// pkg/config that the upstream patch adds there, copied verbatim by
+// hack/upstream-patch.sh; in serving this package becomes aliases of it.
+// The names the routeaddress packages use for its keys and values:
 const (
 	// ModeKey is RouteAddressModeKey.
 	ModeKey = RouteAddressModeKey
@@ -105,4 +107,12 @@ func NewRouteAddressFromConfigMap(cm *corev1.ConfigMap) (*RouteAddress, error) {
 		return nil, fmt.Errorf("invalid ConfigMap %s/%s: %w", cm.Namespace, netcfg.ConfigMapName, err)
 	}
 	return c, nil
+}
+
+// RouteAddressOf returns the route-address configuration that an
+// onAfterStore callback of Store was handed, and false for the other
+// ConfigMaps' values.
+func RouteAddressOf(value interface{}) (*RouteAddress, bool) {
+	ra, ok := value.(*RouteAddress)
+	return ra, ok
 }

@@ -18,14 +18,13 @@ package config
 
 import (
 	"context"
-	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 
 	netcfg "knative.dev/networking/pkg/config"
 	logtesting "knative.dev/pkg/logging/testing"
@@ -107,8 +106,12 @@ func configMap(name string, data map[string]string) *corev1.ConfigMap {
 
 func TestStore(t *testing.T) {
 	ctx := logtesting.TestContextWithLogger(t)
-	var changed []string
-	store := NewStore(ctx, nil, func(name string, _ interface{}) { changed = append(changed, name) })
+	var modes []Mode
+	store := NewStore(ctx, nil, func(name string, value interface{}) {
+		if ra, ok := RouteAddressOf(value); ok && name == netcfg.ConfigMapName {
+			modes = append(modes, ra.Mode)
+		}
+	})
 
 	if got := store.Mode(); got != ModeExternalName {
 		t.Errorf("Mode() before load = %s, want %s", got, ModeExternalName)
@@ -135,9 +138,9 @@ func TestStore(t *testing.T) {
 		t.Errorf("Mode() after bad update = %s, want %s", got, ModeExternalName)
 	}
 
-	// Both parts observe config-network.
-	if n := strings.Count(strings.Join(changed, ","), netcfg.ConfigMapName); n < 2 {
-		t.Errorf("onAfterStore saw config-network %d times, want both parts (%v)", n, changed)
+	// onAfterStore callbacks see each route-address configuration stored.
+	if want := []Mode{ModeEndpointSlices, ModeExternalName}; !slices.Equal(modes, want) {
+		t.Errorf("onAfterStore saw modes %v, want %v", modes, want)
 	}
 }
 
@@ -145,35 +148,5 @@ func TestFromContextOrDefaults(t *testing.T) {
 	got := FromContextOrDefaults(context.Background())
 	if got.RouteAddress.Mode != ModeExternalName || got.RouteAddress.ExternalNameFallback != FallbackEnabled {
 		t.Errorf("defaults = %+v", got.RouteAddress)
-	}
-}
-
-// TestConfigExample keeps config/config-network-patch.yaml true: its keys are
-// ours, its values parse, and they are the defaults.
-func TestConfigExample(t *testing.T) {
-	b, err := os.ReadFile("../../../../config/config-network-patch.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var patch struct {
-		Data map[string]string `json:"data"`
-	}
-	if err := yaml.Unmarshal(b, &patch); err != nil {
-		t.Fatal(err)
-	}
-	if len(patch.Data) != 2 || patch.Data[ModeKey] == "" || patch.Data[ExternalNameFallbackKey] == "" {
-		t.Fatalf("data = %v, want exactly %s and %s", patch.Data, ModeKey, ExternalNameFallbackKey)
-	}
-	got, err := NewRouteAddressFromMap(patch.Data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(defaultConfig(), got); diff != "" {
-		t.Error("example is not the defaults (-want +got):", diff)
-	}
-	for _, m := range Modes {
-		if !strings.Contains(string(b), string(m)) {
-			t.Errorf("example does not document mode %s", m)
-		}
 	}
 }

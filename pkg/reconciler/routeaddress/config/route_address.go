@@ -23,11 +23,6 @@ import (
 	cm "knative.dev/pkg/configmap"
 )
 
-// This file is the part of knative.dev/networking's pkg/config that
-// route-address adds there (hack/upstream-patch.sh copies it verbatim): the
-// keys, their values, and their parsing. Until then the route-address
-// ConfigStore parses them from config-network itself.
-
 const (
 	// RouteAddressModeKey is the config-network key that selects how a
 	// Route's cluster-local Services are addressed.
