@@ -18,7 +18,6 @@ package routeaddress
 
 import (
 	"context"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -131,41 +130,14 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	return impl
 }
 
-// configResync returns an onAfterStore callback that calls resync when the
-// route-address configuration changes (not on its first load), and, as
+// configResync returns an onAfterStore callback that calls resync, as
 // upstream's route reconciler does, whenever the network or domain
-// configuration is stored: they name the Services (tag template) and fill
-// their metadata.
+// configuration is stored: they name the Services and fill their metadata,
+// and config-network holds the route-address keys. (The stand-in store
+// parses those before the network configuration, so they are stored when
+// the resync runs.)
 func configResync(resync func()) func(string, interface{}) {
-	mode := modeChangeResync(resync)
-	route := configmap.TypeFilter(&netcfg.Config{}, &routecfg.Domain{})(func(string, interface{}) { resync() })
-	return func(name string, value interface{}) {
-		mode(name, value)
-		route(name, value)
-	}
-}
-
-// modeChangeResync returns an onAfterStore callback that calls resync when
-// the route-address configuration changes (not on its first load, and not
-// for the other ConfigMaps the store watches).
-func modeChangeResync(resync func()) func(string, interface{}) {
-	var (
-		mu   sync.Mutex
-		last *config.RouteAddress
-	)
-	return func(name string, value interface{}) {
-		ra, ok := config.RouteAddressOf(value)
-		if name != netcfg.ConfigMapName || !ok {
-			return
-		}
-		mu.Lock()
-		changed := last != nil && *last != *ra
-		last = ra
-		mu.Unlock()
-		if changed {
-			resync()
-		}
-	}
+	return configmap.TypeFilter(&netcfg.Config{}, &routecfg.Domain{})(func(string, interface{}) { resync() })
 }
 
 // reportBadConfig reports a bad route-address value as an error log line

@@ -26,6 +26,7 @@ import (
 	netcfg "knative.dev/networking/pkg/config"
 	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
 	"knative.dev/pkg/configmap"
+	logtesting "knative.dev/pkg/logging/testing"
 	. "knative.dev/pkg/reconciler/testing"
 	"knative.dev/pkg/system"
 	cfgmap "knative.dev/serving/pkg/apis/config"
@@ -64,27 +65,37 @@ func TestNewController(t *testing.T) {
 	}
 }
 
+// TestConfigResync: every Route is reconciled again when the network or
+// domain configuration is stored (so when the route-address keys change),
+// not for the other ConfigMaps the store follows.
 func TestConfigResync(t *testing.T) {
 	calls := 0
-	cb := configResync(func() { calls++ })
-	es := &config.RouteAddress{Mode: config.ModeEndpointSlices, ExternalNameFallback: config.FallbackEnabled}
-	steps := []struct {
-		name  string
-		value interface{}
-		want  int
-	}{
-		{netcfg.ConfigMapName, es, 0},                      // first load of ours
-		{netcfg.ConfigMapName, &netcfg.Config{}, 1},        // the route part: templates
-		{routecfg.DomainConfigName, &routecfg.Domain{}, 2}, // domains
-		{gc.ConfigName, &gc.Config{}, 2},                   // not ours to follow
-		{netcfg.ConfigMapName, es.DeepCopy(), 2},           // unchanged
-		{netcfg.ConfigMapName, &config.RouteAddress{Mode: config.ModeEndpoints, ExternalNameFallback: config.FallbackEnabled}, 3},
-		{netcfg.ConfigMapName, &config.RouteAddress{Mode: config.ModeEndpoints, ExternalNameFallback: config.FallbackDisabled}, 4},
+	store := config.NewStore(logtesting.TestContextWithLogger(t), nil, configResync(func() { calls++ }))
+	load := func(cms ...*corev1.ConfigMap) int {
+		before := calls
+		for _, cm := range cms {
+			store.OnConfigChanged(cm)
+		}
+		return calls - before
 	}
-	for i, s := range steps {
-		cb(s.name, s.value)
-		if calls != s.want {
-			t.Errorf("step %d: resyncs = %d, want %d", i, calls, s.want)
+	cms := configMaps(map[string]string{config.ModeKey: "EndpointSlices"})
+	load(cms...)
+	network, domain, gcConfig := cms[0], cms[1], cms[2]
+	steps := []struct {
+		name string
+		cm   *corev1.ConfigMap
+		want bool
+	}{
+		{"config-gc", gcConfig, false},
+		{"config-domain", domain, true},
+		{"config-network, unchanged", network, true},
+		{"route-address-mode changed", configMaps(map[string]string{config.ModeKey: "Endpoints"})[0], true},
+		{"route-address-externalname-fallback changed", configMaps(map[string]string{
+			config.ModeKey: "Endpoints", config.ExternalNameFallbackKey: "Disabled"})[0], true},
+	}
+	for _, s := range steps {
+		if got := load(s.cm) > 0; got != s.want {
+			t.Errorf("%s: resynced = %v, want %v", s.name, got, s.want)
 		}
 	}
 }

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+
+# Copyright 2026 The Knative Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+# Generates the upstream pull requests as numbered patches: one series
+# against knative.dev/networking and one against knative.dev/serving, at the
+# versions go.mod pins, from this repository's packages (import paths
+# rewritten) and the hand-written hunks under hack/upstream/. docs/upstream.md
+# describes the series.
+#
+# Usage: hack/upstream-patch.sh [OUT]   (default .cache/upstream, ignored)
+# Leaves OUT/patches/{networking,serving}/NNNN-*.patch, and in
+# OUT/{networking,serving} git trees with one commit per patch on top of the
+# pristine module ("base" tag).
+
+set -o errexit
+set -o nounset
+set -o pipefail
+
+REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
+cd "${REPO_ROOT_DIR}"
+OUT="$(mkdir -p "${1:-.cache/upstream}" && cd "${1:-.cache/upstream}" && pwd)"
+HUNKS="${REPO_ROOT_DIR}/hack/upstream"
+RA=pkg/reconciler/routeaddress
+
+go mod download knative.dev/serving knative.dev/networking
+SERVING_DIR="$(go list -m -f '{{.Dir}}' knative.dev/serving)"
+NETWORKING_DIR="$(go list -m -f '{{.Dir}}' knative.dev/networking)"
+
+git_() { git -c user.name="route-address" -c user.email="route-address@knative.dev" \
+  -c commit.gpgsign=false -c core.autocrlf=false "$@"; }
+
+# fresh DIR SRC: DIR becomes a git tree of the read-only module SRC.
+fresh() {
+  rm -rf "$1"
+  cp -r "$2" "$1"
+  chmod -R u+w "$1"
+  git_ -C "$1" init -q
+  git_ -C "$1" add -A
+  git_ -C "$1" commit -q -m "$(basename "$2")"
+  git_ -C "$1" tag base
+}
+
+# commit DIR SUBJECT BODY: one reviewable step.
+commit() {
+  git_ -C "$1" add -A
+  git_ -C "$1" commit -q -m "$2" -m "$3"
+}
+
+# send SRC DST: copies one file of this repository into serving, with the
+# import paths rewritten.
+send() {
+  mkdir -p "$(dirname "$2")"
+  sed -e 's#knative\.dev/route-address/pkg/#knative.dev/serving/pkg/#g' "$1" > "$2"
+}
+
+# send_pkg DIR: sends the package DIR (its files, testdata included, not
+# its subpackages) to the same path in serving, except the files named
+# after it.
+send_pkg() {
+  local dir="$1"
+  shift
+  local f
+  for f in "${dir}"/* "${dir}"/testdata/* "${dir}"/testdata/*/* "${dir}"/testdata/*/*/*; do
+    [[ -f "$f" ]] || continue
+    local skip=""
+    local x
+    for x in "$@"; do [[ "$(basename "$f")" == "$x" ]] && skip=y; done
+    [[ -z "${skip}" ]] && send "$f" "${SERVING}/$f"
+  done
+  return 0
+}
+
+NETWORKING="${OUT}/networking"
+SERVING="${OUT}/serving"
+fresh "${NETWORKING}" "${NETWORKING_DIR}"
+# Module zips leave out symlinks: put back the one networking's config test
+# reads, in the base commit.
+mkdir -p "${NETWORKING}/pkg/config/testdata"
+ln -s ../../../config/config-network.yaml "${NETWORKING}/pkg/config/testdata/config-network.yaml"
+git_ -C "${NETWORKING}" add -A
+git_ -C "${NETWORKING}" commit -q --amend --no-edit
+git_ -C "${NETWORKING}" tag -f base >/dev/null
+fresh "${SERVING}" "${SERVING_DIR}"
+# And the ones serving's route config tests read (config-network.yaml is
+# networking's, vendored upstream: here the networking tree next to it).
+ln -s ../../../../networking/config/config-network.yaml "${SERVING}/config/core/configmaps/network.yaml"
+mkdir -p "${SERVING}/pkg/reconciler/route/config/testdata"
+for c in domain gc features network; do
+  ln -s "../../../../../config/core/configmaps/${c}.yaml" "${SERVING}/pkg/reconciler/route/config/testdata/config-${c}.yaml"
+done
+git_ -C "${SERVING}" add -A
+git_ -C "${SERVING}" commit -q --amend --no-edit
+git_ -C "${SERVING}" tag -f base >/dev/null
+
+# --- networking -------------------------------------------------------------
+cp "${RA}/config/route_address.go" "${RA}/config/route_address_test.go" "${NETWORKING}/pkg/config/"
+git_ -C "${NETWORKING}" apply "${HUNKS}/networking-config.patch"
+commit "${NETWORKING}" "config: route-address-mode and route-address-externalname-fallback" \
+"Two config-network keys for knative/serving#11821: how a Route's cluster-local
+Services are addressed (ExternalName, the default and today's behaviour;
+Endpoints; EndpointSlices; EndpointsAndSlices), and whether a load balancer
+that cannot be resolved to IP addresses falls back to an ExternalName Service.
+As mesh-compatibility-mode, a value that is not allowed means the key's
+default, so that no component stops at start; ValidateRouteAddress names the
+key, the value and the allowed values, for the webhook to refuse it."
+
+# --- serving ----------------------------------------------------------------
+mkdir -p "${SERVING}/${RA}"
+send_pkg "${RA}/config" config.go store.go route_address.go route_address_test.go example_test.go
+send "${HUNKS}/_serving/${RA}/config/config.go" "${SERVING}/${RA}/config/config.go"
+send "${HUNKS}/_serving/${RA}/config/store.go" "${SERVING}/${RA}/config/store.go"
+send_pkg "${RA}/resources/names"
+send_pkg "${RA}/resources"
+send_pkg "${RA}/plan"
+send_pkg "${RA}/testing"
+commit "${SERVING}" "routeaddress: configuration, resources and the planner" \
+"The pure parts of the routeaddress reconciler (knative/serving#11821): the
+route-address keys of config-network as the reconciler reads them, the
+desired headless Service, Endpoints and EndpointSlices of each of a Route's
+names, and the planner that diffs them against the cluster into ordered,
+gap-free operations (immutable fields, safe ordering, never deleting what
+cannot be replaced)."
+
+send_pkg "${RA}"
+git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
+commit "${SERVING}" "routeaddress: the reconciler, run by the controller" \
+"ReconcileKind gathers a Route's KIngress, Services, Endpoints and our
+EndpointSlices from listers, builds the desired objects, plans and executes.
+The controller binary runs it (and watches only EndpointSlices managed by
+it); the controller's role may update services/finalizers (the slices are
+controlled by their Service) and the webhook refuses a bad route-address key."
+
+git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
+commit "${SERVING}" "route: leave the placeholder Services to routeaddress when it manages them" \
+"With route-address-mode other than ExternalName the route reconciler does
+not create, update or delete a Route's placeholder Services and Endpoints:
+the routeaddress reconciler owns them. With ExternalName (the default)
+nothing changes."
+
+rm -rf "${OUT}/patches"
+mkdir -p "${OUT}/patches"
+git_ -C "${NETWORKING}" format-patch -q --no-signature -o "${OUT}/patches/networking" base
+git_ -C "${SERVING}" format-patch -q --no-signature -o "${OUT}/patches/serving" base
+echo "patches in ${OUT}/patches:"
+(cd "${OUT}/patches" && ls */*.patch)
+echo "diff stat: networking"
+git_ -C "${NETWORKING}" diff --shortstat base
+echo "diff stat: serving"
+git_ -C "${SERVING}" diff --shortstat base
