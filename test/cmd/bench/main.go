@@ -378,7 +378,7 @@ func (b *bench) lateRoute(name string, mode config.Mode, ip string) (time.Durati
 		return 0, err
 	}
 	lb := []netv1alpha1.LoadBalancerIngressStatus{{DomainInternal: gwDomain}}
-	deadline := time.Now().Add(15 * time.Minute)
+	deadline := time.Now().Add(b.patience())
 	for {
 		if time.Now().After(deadline) {
 			return 0, fmt.Errorf("Route %s/%s not shaped in 15 minutes", lns, name)
@@ -462,9 +462,16 @@ func (b *bench) resyncCPU() (cpuTimes, int, error) {
 	return t2.sub(t1).sub(idle.scale(time.Since(start).Seconds() / idleFor.Seconds())), b.writes(start), nil
 }
 
+// patience is how long a wait may last before the run fails: at QPS 50
+// creating N=5000 Routes alone takes upstream's route reconciler over ten
+// minutes.
+func (b *bench) patience() time.Duration {
+	return max(15*time.Minute, time.Duration(b.n)*300*time.Millisecond)
+}
+
 // cpuIdle waits until the controller used under 5 % of a core over 2 s.
 func (b *bench) cpuIdle() error {
-	deadline := time.Now().Add(15 * time.Minute)
+	deadline := time.Now().Add(b.patience())
 	for time.Now().Before(deadline) {
 		t0, err := b.cpu()
 		if err != nil {
@@ -532,7 +539,7 @@ func (b *bench) restart() error {
 // quiet waits until the Routes' namespace has seen no write for 3 s: the
 // controller is idle (a restart's resync at QPS 50 outlasts a fixed wait).
 func (b *bench) quiet() error {
-	deadline := time.Now().Add(15 * time.Minute)
+	deadline := time.Now().Add(b.patience())
 	for time.Now().Before(deadline) {
 		if b.allWrites(time.Now().Add(-3*time.Second)) == 0 {
 			return nil
@@ -627,7 +634,7 @@ func (b *bench) createRoutes() error {
 	}
 	lb := []netv1alpha1.LoadBalancerIngressStatus{{DomainInternal: gwDomain}}
 	done := map[string]bool{}
-	deadline := time.Now().Add(10 * time.Minute)
+	deadline := time.Now().Add(b.patience())
 	for len(done) < b.n {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("only %d of %d KIngresses appeared", len(done), b.n)
@@ -691,7 +698,7 @@ func (b *bench) createRoute(namespace, name string) error {
 // waitShape waits until all 2N Services have the final shape of mode.
 func (b *bench) waitShape(mode config.Mode, ip string) error {
 	ctx := context.Background()
-	deadline := time.Now().Add(15 * time.Minute)
+	deadline := time.Now().Add(b.patience())
 	for time.Now().Before(deadline) {
 		ok, err := b.shaped(ctx, mode, ip)
 		if err != nil {
