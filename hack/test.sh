@@ -15,8 +15,9 @@
 # limitations under the License.
 
 # The project's test command (README.md): verifies generated code, vets and
-# runs every unit test, then the e2e conformance suite on a local control
-# plane when one can be started.
+# runs every unit test, verifies the upstream patch series against serving
+# and networking, then the e2e conformance suite on a local control plane
+# when one can be started.
 
 set -o errexit
 set -o nounset
@@ -33,6 +34,9 @@ go vet ./...
 
 echo "=== unit tests"
 go test -count=1 ./...
+
+echo "=== upstream patch series (docs/upstream.md): applied to serving and networking, built, vetted, tested"
+./hack/verify-upstream.sh
 
 echo "=== e2e conformance suite (local control plane: etcd, kube-apiserver, kube-controller-manager, CoreDNS)"
 ./hack/build-third-party.sh
