@@ -134,14 +134,17 @@ names, and the planner that diffs them against the cluster into ordered,
 gap-free operations (immutable fields, safe ordering, never deleting what
 cannot be replaced)."
 
-send_pkg "${RA}"
+send_pkg "${RA}" listers_test.go
+send "${HUNKS}/_serving/${RA}/listers_test.go" "${SERVING}/${RA}/listers_test.go"
+git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
 commit "${SERVING}" "routeaddress: the reconciler, run by the controller" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our
 EndpointSlices from listers, builds the desired objects, plans and executes.
 The controller binary runs it (and watches only EndpointSlices managed by
 it); the controller's role may update services/finalizers (the slices are
-controlled by their Service) and the webhook refuses a bad route-address key."
+controlled by their Service) and the webhook refuses a bad route-address key.
+The TableTests' Listers get an EndpointSlice lister."
 
 git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
 commit "${SERVING}" "route: leave the placeholder Services to routeaddress when it manages them" \

@@ -28,7 +28,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	k8stypes "k8s.io/apimachinery/pkg/types"
-	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
 	clientgotesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
@@ -594,7 +593,7 @@ func factory() Factory {
 			ingressLister:   listers.GetIngressLister(),
 			serviceLister:   listers.GetK8sServiceLister(),
 			endpointsLister: listers.GetEndpointsLister(),
-			sliceLister:     discoveryv1listers.NewEndpointSliceLister(slices),
+			sliceLister:     endpointSliceLister(listers),
 			sliceIndexer:    slices,
 			tracker:         ctx.Value(TrackerKey).(tracker.Interface),
 			expect:          newExpectations(),
