@@ -19,6 +19,7 @@ package routeaddress
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -87,21 +88,75 @@ var (
 	lbNone     []netv1alpha1.LoadBalancerIngressStatus
 )
 
-// desired is what resources makes for the route in mode, per name.
+// desired is what the reconciler should make for route in mode, per name,
+// written out with the literal builders of the testing package (not made
+// by resources, the code under test): the load balancer's IPs, or the
+// ClusterIPs of the Service (among svcs) its DomainInternal names.
 func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode config.Mode, fb config.Fallback, svcs ...*corev1.Service) map[string]*resources.Addressing {
-	ctx := rt.WithRouteConfig(context.Background())
+	var (
+		ips      []string
+		external string
+		mesh     bool
+	)
+	for _, e := range lb {
+		switch {
+		case e.IP != "":
+			ips = append(ips, e.IP)
+		case e.DomainInternal != "":
+			for _, s := range svcs {
+				if e.DomainInternal == s.Name+"."+s.Namespace+".svc.cluster.local" {
+					ips = append(ips, s.Spec.ClusterIPs...)
+				}
+			}
+		case e.Domain != "":
+			external = e.Domain
+		case e.MeshOnly:
+			mesh = true
+		}
+	}
+	names := []string{route.Name}
+	for _, t := range route.Spec.Traffic {
+		if t.Tag != "" {
+			names = append(names, t.Tag+"-"+route.Name)
+		}
+	}
 	out := map[string]*resources.Addressing{}
-	for _, tag := range resources.TargetTags(route) {
-		ph, err := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
-		if err != nil {
-			panic(err)
+	for _, n := range names {
+		a := &resources.Addressing{Name: n}
+		switch {
+		case mesh:
+			a.Service = rt.HeadlessService(n, rt.WithMeshClusterIP)
+		case len(ips) == 0 && external != "" && fb == config.FallbackEnabled:
+			a.Service = rt.HeadlessService(n, rt.WithExternalName(external))
+		default:
+			a.Service = rt.HeadlessService(n)
 		}
-		a, err := resources.MakeAddressing(ctx, route, tag, resources.NewPlaceholder(ph), rt.Ingress(route, lb...), false,
-			&config.RouteAddress{Mode: mode, ExternalNameFallback: fb}, resources.NewResolver(rt.ServiceLister(svcs...)))
-		if err != nil {
-			panic(err)
+		if len(ips) > 0 && !mesh {
+			if mode.WritesEndpoints() {
+				var opts []rt.EndpointsOption
+				if mode.WritesEndpointSlices() {
+					opts = append(opts, rt.WithSkipMirror)
+				}
+				a.Endpoints = rt.Endpoints(n, ips, opts...)
+			}
+			if mode.WritesEndpointSlices() {
+				var v4, v6 []string
+				for _, ip := range ips {
+					if netip.MustParseAddr(ip).Is4() {
+						v4 = append(v4, ip)
+					} else {
+						v6 = append(v6, ip)
+					}
+				}
+				if len(v4) > 0 {
+					a.Slices = append(a.Slices, rt.Slice(n, discoveryv1.AddressTypeIPv4, v4...))
+				}
+				if len(v6) > 0 {
+					a.Slices = append(a.Slices, rt.Slice(n, discoveryv1.AddressTypeIPv6, v6...))
+				}
+			}
 		}
-		out[a.Name] = a
+		out[n] = a
 	}
 	return out
 }

@@ -1,0 +1,161 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package testing
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// The objects the routeaddress reconciler is expected to write for the test
+// Route, written out as literals (as serving's route TableTest writes its
+// simpleK8sService), for TableTest expectations that do not come from the
+// code under test.
+
+// ServiceOption changes a Service these builders return.
+type ServiceOption func(*corev1.Service)
+
+// EndpointsOption changes an Endpoints these builders return.
+type EndpointsOption func(*corev1.Endpoints)
+
+// HeadlessService is the test Route's Service name (RouteName or TagService)
+// made headless: ClusterIP None, the h2c port, the Route's labels and
+// annotations, controlled by the Route.
+func HeadlessService(name string, opts ...ServiceOption) *corev1.Service {
+	s := &corev1.Service{
+		ObjectMeta: routeMeta(name, nil),
+		Spec: corev1.ServiceSpec{
+			Type:      corev1.ServiceTypeClusterIP,
+			ClusterIP: corev1.ClusterIPNone,
+			Ports: []corev1.ServicePort{{
+				Name:        "http2",
+				AppProtocol: ptr("kubernetes.io/h2c"),
+				Port:        80,
+				TargetPort:  intstr.FromInt(80),
+			}},
+		},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// WithExternalName makes the Service the ExternalName Service of host.
+func WithExternalName(host string) ServiceOption {
+	return func(s *corev1.Service) {
+		s.Spec.Type = corev1.ServiceTypeExternalName
+		s.Spec.ClusterIP = ""
+		s.Spec.ExternalName = host
+	}
+}
+
+// WithMeshClusterIP makes the Service upstream's for a MeshOnly load
+// balancer: a ClusterIP Service with the plain http port.
+func WithMeshClusterIP(s *corev1.Service) {
+	s.Spec.ClusterIP = ""
+	s.Spec.Ports = []corev1.ServicePort{{Name: "http", Port: 80}}
+}
+
+// Endpoints is the core/v1 Endpoints of the Service name, marked as ours,
+// holding ips on the h2c port, controlled by the Route.
+func Endpoints(name string, ips []string, opts ...EndpointsOption) *corev1.Endpoints {
+	addrs := make([]corev1.EndpointAddress, len(ips))
+	for i, ip := range ips {
+		addrs[i] = corev1.EndpointAddress{IP: ip}
+	}
+	e := &corev1.Endpoints{
+		ObjectMeta: routeMeta(name, map[string]string{"serving.knative.dev/route-address": "routeaddress-controller.knative.dev"}),
+		Subsets: []corev1.EndpointSubset{{
+			Addresses: addrs,
+			Ports:     []corev1.EndpointPort{{Name: "http2", AppProtocol: ptr("kubernetes.io/h2c"), Port: 80}},
+		}},
+	}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
+}
+
+// WithSkipMirror labels Endpoints so that Kubernetes does not mirror them
+// into EndpointSlices (EndpointsAndSlices).
+func WithSkipMirror(e *corev1.Endpoints) {
+	e.Labels[discoveryv1.LabelSkipMirror] = "true"
+}
+
+// Slice is the EndpointSlice of one address family of the Service name,
+// holding one ready endpoint per IP on the h2c port, managed by us and
+// controlled by the Service (its UID not bound).
+func Slice(name string, family discoveryv1.AddressType, ips ...string) *discoveryv1.EndpointSlice {
+	suffix := map[discoveryv1.AddressType]string{discoveryv1.AddressTypeIPv4: "-ipv4", discoveryv1.AddressTypeIPv6: "-ipv6"}[family]
+	eps := make([]discoveryv1.Endpoint, len(ips))
+	for i, ip := range ips {
+		eps[i] = discoveryv1.Endpoint{Addresses: []string{ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr(true)}}
+	}
+	return &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: Namespace,
+			Name:      name + suffix,
+			Labels: map[string]string{
+				"app":                        "hello",
+				"serving.knative.dev/route":  RouteName,
+				discoveryv1.LabelServiceName: name,
+				discoveryv1.LabelManagedBy:   "routeaddress-controller.knative.dev",
+			},
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion:         "v1",
+				Kind:               "Service",
+				Name:               name,
+				Controller:         ptr(true),
+				BlockOwnerDeletion: ptr(true),
+			}},
+		},
+		AddressType: family,
+		Endpoints:   eps,
+		Ports: []discoveryv1.EndpointPort{{
+			Name:        ptr("http2"),
+			AppProtocol: ptr("kubernetes.io/h2c"),
+			Port:        ptr[int32](80),
+			Protocol:    ptr(corev1.ProtocolTCP),
+		}},
+	}
+}
+
+// routeMeta is the metadata of an object the test Route controls, with the
+// Route's labels (and extra) and annotations.
+func routeMeta(name string, extra map[string]string) metav1.ObjectMeta {
+	labels := map[string]string{"app": "hello", "serving.knative.dev/route": RouteName}
+	for k, v := range extra {
+		labels[k] = v
+	}
+	return metav1.ObjectMeta{
+		Namespace:   Namespace,
+		Name:        name,
+		Labels:      labels,
+		Annotations: map[string]string{"team": "blue"},
+		OwnerReferences: []metav1.OwnerReference{{
+			APIVersion:         "serving.knative.dev/v1",
+			Kind:               "Route",
+			Name:               RouteName,
+			UID:                RouteUID,
+			Controller:         ptr(true),
+			BlockOwnerDeletion: ptr(true),
+		}},
+	}
+}
