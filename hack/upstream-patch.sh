@@ -119,8 +119,8 @@ key, the value and the allowed values, for the webhook to refuse it."
 
 # --- serving ----------------------------------------------------------------
 mkdir -p "${SERVING}/${RA}"
-send_pkg "${RA}/config" config.go store.go route_address.go route_address_test.go example_test.go
-send "${HUNKS}/_serving/${RA}/config/config.go" "${SERVING}/${RA}/config/config.go"
+send_pkg "${RA}/config" keys.go store.go route_address.go route_address_test.go example_test.go
+send "${HUNKS}/_serving/${RA}/config/keys.go" "${SERVING}/${RA}/config/keys.go"
 send "${HUNKS}/_serving/${RA}/config/store.go" "${SERVING}/${RA}/config/store.go"
 send_pkg "${RA}/resources/names"
 send_pkg "${RA}/resources"

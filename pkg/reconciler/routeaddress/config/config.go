@@ -17,49 +17,12 @@ limitations under the License.
 package config
 
 import (
+	"context"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	netcfg "knative.dev/networking/pkg/config"
-	cm "knative.dev/pkg/configmap"
 )
-
-// route_address.go (and its test) is the part of knative.dev/networking's
-// pkg/config that the upstream patch adds there, copied verbatim by
-// hack/upstream-patch.sh; in serving this package becomes aliases of it.
-// The names the routeaddress packages use for its keys and values:
-const (
-	// ModeKey is RouteAddressModeKey.
-	ModeKey = RouteAddressModeKey
-	// ExternalNameFallbackKey is RouteAddressExternalNameFallbackKey.
-	ExternalNameFallbackKey = RouteAddressExternalNameFallbackKey
-)
-
-// Mode is a value of ModeKey.
-type Mode = RouteAddressMode
-
-// The values of ModeKey.
-const (
-	ModeExternalName       = RouteAddressModeExternalName
-	ModeEndpoints          = RouteAddressModeEndpoints
-	ModeEndpointSlices     = RouteAddressModeEndpointSlices
-	ModeEndpointsAndSlices = RouteAddressModeEndpointsAndSlices
-)
-
-// Modes lists the values ModeKey accepts, the default first.
-var Modes = RouteAddressModes
-
-// Fallback is a value of ExternalNameFallbackKey.
-type Fallback = RouteAddressFallback
-
-// The values of ExternalNameFallbackKey.
-const (
-	FallbackEnabled  = RouteAddressFallbackEnabled
-	FallbackDisabled = RouteAddressFallbackDisabled
-)
-
-// Fallbacks lists the values ExternalNameFallbackKey accepts, the default first.
-var Fallbacks = RouteAddressFallbacks
 
 // RouteAddress is the route-address part of config-network.
 type RouteAddress struct {
@@ -77,28 +40,6 @@ func defaultConfig() *RouteAddress {
 	}
 }
 
-// NewRouteAddressFromMap parses the route-address keys out of config-network
-// data. Other keys are ignored. A value that is not allowed is an error that
-// names the key, the value and the allowed values.
-func NewRouteAddressFromMap(data map[string]string) (*RouteAddress, error) {
-	if err := ValidateRouteAddress(data); err != nil {
-		return nil, err
-	}
-	return routeAddressFromMap(data), nil
-}
-
-// routeAddressFromMap parses the route-address keys as knative.dev/networking
-// does: a value that is not allowed means the key's default.
-func routeAddressFromMap(data map[string]string) *RouteAddress {
-	c := defaultConfig()
-	// The parse functions never fail.
-	_ = cm.Parse(data,
-		asRouteAddressMode(RouteAddressModeKey, &c.Mode),
-		asRouteAddressFallback(RouteAddressExternalNameFallbackKey, &c.ExternalNameFallback),
-	)
-	return c
-}
-
 // NewRouteAddressFromConfigMap parses the route-address keys of the
 // config-network ConfigMap.
 func NewRouteAddressFromConfigMap(cm *corev1.ConfigMap) (*RouteAddress, error) {
@@ -109,10 +50,36 @@ func NewRouteAddressFromConfigMap(cm *corev1.ConfigMap) (*RouteAddress, error) {
 	return c, nil
 }
 
-// RouteAddressOf returns the route-address configuration that an
-// onAfterStore callback of Store was handed, and false for the other
-// ConfigMaps' values.
-func RouteAddressOf(value interface{}) (*RouteAddress, bool) {
-	ra, ok := value.(*RouteAddress)
-	return ra, ok
+// Report is told about a bad route-address value in the ConfigMap cm: err
+// names the key, the value, the allowed values, and the configuration used
+// instead.
+type Report func(cm *corev1.ConfigMap, err error)
+
+type cfgKey struct{}
+
+// Config is the configuration of the routeaddress reconciler.
+// +k8s:deepcopy-gen=false
+type Config struct {
+	// RouteAddress holds the route-address keys of config-network.
+	RouteAddress *RouteAddress
+}
+
+// FromContext obtains the Config injected into the passed context.
+func FromContext(ctx context.Context) *Config {
+	c, _ := ctx.Value(cfgKey{}).(*Config)
+	return c
+}
+
+// FromContextOrDefaults is like FromContext, but returns the defaults when no
+// Config is attached.
+func FromContextOrDefaults(ctx context.Context) *Config {
+	if c := FromContext(ctx); c != nil && c.RouteAddress != nil {
+		return c
+	}
+	return &Config{RouteAddress: defaultConfig()}
+}
+
+// ToContext stores the Config in the passed context.
+func ToContext(ctx context.Context, c *Config) context.Context {
+	return context.WithValue(ctx, cfgKey{}, c)
 }

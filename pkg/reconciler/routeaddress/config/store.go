@@ -29,35 +29,6 @@ import (
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 )
 
-type cfgKey struct{}
-
-// Config is the configuration of the routeaddress reconciler.
-// +k8s:deepcopy-gen=false
-type Config struct {
-	// RouteAddress holds the route-address keys of config-network.
-	RouteAddress *RouteAddress
-}
-
-// FromContext obtains the Config injected into the passed context.
-func FromContext(ctx context.Context) *Config {
-	c, _ := ctx.Value(cfgKey{}).(*Config)
-	return c
-}
-
-// FromContextOrDefaults is like FromContext, but returns the defaults when no
-// Config is attached.
-func FromContextOrDefaults(ctx context.Context) *Config {
-	if c := FromContext(ctx); c != nil && c.RouteAddress != nil {
-		return c
-	}
-	return &Config{RouteAddress: defaultConfig()}
-}
-
-// ToContext stores the Config in the passed context.
-func ToContext(ctx context.Context, c *Config) context.Context {
-	return context.WithValue(ctx, cfgKey{}, c)
-}
-
 // Store watches config-network for the route-address keys, and the
 // ConfigMaps of the upstream route reconciler (domain, network, gc,
 // features) whose configuration upstream's resource constructors read from
@@ -80,11 +51,6 @@ type Store struct {
 	// reported is the last error reported.
 	reported atomic.Pointer[string]
 }
-
-// Report is told about a bad route-address value in the ConfigMap cm: err
-// names the key, the value, the allowed values, and the configuration used
-// instead.
-type Report func(cm *corev1.ConfigMap, err error)
 
 // NewStore creates a Store that hands bad values to report (nil: they are
 // not reported; one of the stores of a process reports). onAfterStore

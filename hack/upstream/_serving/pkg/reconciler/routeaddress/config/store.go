@@ -28,35 +28,6 @@ import (
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 )
 
-type cfgKey struct{}
-
-// Config is the configuration of the routeaddress reconciler.
-// +k8s:deepcopy-gen=false
-type Config struct {
-	// RouteAddress holds the route-address keys of config-network.
-	RouteAddress *RouteAddress
-}
-
-// FromContext obtains the Config injected into the passed context.
-func FromContext(ctx context.Context) *Config {
-	c, _ := ctx.Value(cfgKey{}).(*Config)
-	return c
-}
-
-// FromContextOrDefaults is like FromContext, but returns the defaults when no
-// Config is attached.
-func FromContextOrDefaults(ctx context.Context) *Config {
-	if c := FromContext(ctx); c != nil && c.RouteAddress != nil {
-		return c
-	}
-	return &Config{RouteAddress: defaultConfig()}
-}
-
-// ToContext stores the Config in the passed context.
-func ToContext(ctx context.Context, c *Config) context.Context {
-	return context.WithValue(ctx, cfgKey{}, c)
-}
-
 // Store is the route reconciler's configuration store (config-domain,
 // config-network, config-gc, config-features): the route-address keys are
 // config-network's, parsed by knative.dev/networking, where a value that is
@@ -71,11 +42,6 @@ type Store struct {
 	// reported is the last error reported.
 	reported atomic.Pointer[string]
 }
-
-// Report is told about a bad route-address value in the ConfigMap cm: err
-// names the key, the value, the allowed values, and the configuration used
-// instead.
-type Report func(cm *corev1.ConfigMap, err error)
 
 // NewStore creates a Store that hands bad values to report (nil: they are
 // not reported). onAfterStore callbacks run after a ConfigMap has been

@@ -17,9 +17,6 @@ limitations under the License.
 package config
 
 import (
-	"fmt"
-
-	corev1 "k8s.io/api/core/v1"
 	netcfg "knative.dev/networking/pkg/config"
 )
 
@@ -58,22 +55,6 @@ const (
 // Fallbacks lists the values ExternalNameFallbackKey accepts, the default first.
 var Fallbacks = netcfg.RouteAddressFallbacks
 
-// RouteAddress is the route-address part of config-network.
-type RouteAddress struct {
-	// Mode selects the shape of a Route's cluster-local Services.
-	Mode Mode
-	// ExternalNameFallback decides the shape when the load balancer cannot
-	// be resolved to IP addresses.
-	ExternalNameFallback Fallback
-}
-
-func defaultConfig() *RouteAddress {
-	return &RouteAddress{
-		Mode:                 ModeExternalName,
-		ExternalNameFallback: FallbackEnabled,
-	}
-}
-
 // fromNetwork returns the route-address part of a network configuration.
 func fromNetwork(n *netcfg.Config) *RouteAddress {
 	return &RouteAddress{Mode: n.RouteAddressMode, ExternalNameFallback: n.RouteAddressExternalNameFallback}
@@ -91,16 +72,6 @@ func NewRouteAddressFromMap(data map[string]string) (*RouteAddress, error) {
 		return nil, err
 	}
 	return fromNetwork(n), nil
-}
-
-// NewRouteAddressFromConfigMap parses the route-address keys of the
-// config-network ConfigMap.
-func NewRouteAddressFromConfigMap(cm *corev1.ConfigMap) (*RouteAddress, error) {
-	c, err := NewRouteAddressFromMap(cm.Data)
-	if err != nil {
-		return nil, fmt.Errorf("invalid ConfigMap %s/%s: %w", cm.Namespace, netcfg.ConfigMapName, err)
-	}
-	return c, nil
 }
 
 // RouteAddressOf returns the route-address configuration that an
