@@ -133,9 +133,8 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 // configResync returns an onAfterStore callback that calls resync, as
 // upstream's route reconciler does, whenever the network or domain
 // configuration is stored: they name the Services and fill their metadata,
-// and config-network holds the route-address keys. (The stand-in store
-// parses those before the network configuration, so they are stored when
-// the resync runs.)
+// and config-network holds the route-address keys (Store has them by the
+// time the network configuration is stored, so the resync sees them).
 func configResync(resync func()) func(string, interface{}) {
 	return configmap.TypeFilter(&netcfg.Config{}, &routecfg.Domain{})(func(string, interface{}) { resync() })
 }

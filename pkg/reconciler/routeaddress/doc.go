@@ -17,7 +17,7 @@ limitations under the License.
 // Package routeaddress is the reconciler that gives a Route's cluster-local
 // Services real endpoints: while config-network's route-address-mode is
 // Endpoints, EndpointSlices or EndpointsAndSlices it is the only writer of
-// the Route's Services, Endpoints and EndpointSlices (upstream's route
-// reconciler is fenced, see package fence); in ExternalName mode it only
-// removes what it created, once upstream has taken the Services back.
+// the Route's Services, Endpoints and EndpointSlices (the route reconciler
+// leaves them alone in those modes); in ExternalName mode it only removes
+// what it created, once the route reconciler has taken the Services back.
 package routeaddress
