@@ -119,7 +119,7 @@ key, the value and the allowed values, for the webhook to refuse it."
 
 # --- serving ----------------------------------------------------------------
 mkdir -p "${SERVING}/${RA}"
-send_pkg "${RA}/config" keys.go store.go route_address.go route_address_test.go example_test.go
+send_pkg "${RA}/config" keys.go keys_test.go store.go route_address.go route_address_test.go example_test.go
 send "${HUNKS}/_serving/${RA}/config/keys.go" "${SERVING}/${RA}/config/keys.go"
 send "${HUNKS}/_serving/${RA}/config/store.go" "${SERVING}/${RA}/config/store.go"
 send_pkg "${RA}/resources/names"

@@ -381,7 +381,7 @@ func (b *bench) lateRoute(name string, mode config.Mode, ip string) (time.Durati
 	deadline := time.Now().Add(b.patience())
 	for {
 		if time.Now().After(deadline) {
-			return 0, fmt.Errorf("Route %s/%s not shaped in 15 minutes", lns, name)
+			return 0, fmt.Errorf("Route %s/%s not shaped in %v", lns, name, b.patience())
 		}
 		ing, err := b.net.NetworkingV1alpha1().Ingresses(lns).Get(ctx, name, metav1.GetOptions{})
 		if err == nil && !ing.IsReady() {
@@ -486,7 +486,7 @@ func (b *bench) cpuIdle() error {
 			return nil
 		}
 	}
-	return fmt.Errorf("the controller's CPU did not go idle in 15 minutes")
+	return fmt.Errorf("the controller's CPU did not go idle in %v", b.patience())
 }
 
 // cpu reads the CPU time (user + system) of the controller, kube-apiserver
@@ -546,7 +546,7 @@ func (b *bench) quiet() error {
 		}
 		time.Sleep(time.Second)
 	}
-	return fmt.Errorf("the controller did not go quiet in 15 minutes")
+	return fmt.Errorf("the controller did not go quiet in %v", b.patience())
 }
 
 // globalResync changes config-network (a key nobody reads), which makes the
@@ -709,7 +709,7 @@ func (b *bench) waitShape(mode config.Mode, ip string) error {
 		}
 		time.Sleep(pollEvery)
 	}
-	return fmt.Errorf("not shaped for %s within 15 minutes", mode)
+	return fmt.Errorf("not shaped for %s within %v", mode, b.patience())
 }
 
 func (b *bench) shaped(ctx context.Context, mode config.Mode, ip string) (bool, error) {

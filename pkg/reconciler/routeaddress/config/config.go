@@ -18,10 +18,8 @@ package config
 
 import (
 	"context"
-	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	netcfg "knative.dev/networking/pkg/config"
 )
 
 // RouteAddress is the route-address part of config-network.
@@ -38,16 +36,6 @@ func defaultConfig() *RouteAddress {
 		Mode:                 ModeExternalName,
 		ExternalNameFallback: FallbackEnabled,
 	}
-}
-
-// NewRouteAddressFromConfigMap parses the route-address keys of the
-// config-network ConfigMap.
-func NewRouteAddressFromConfigMap(cm *corev1.ConfigMap) (*RouteAddress, error) {
-	c, err := NewRouteAddressFromMap(cm.Data)
-	if err != nil {
-		return nil, fmt.Errorf("invalid ConfigMap %s/%s: %w", cm.Namespace, netcfg.ConfigMapName, err)
-	}
-	return c, nil
 }
 
 // Report is told about a bad route-address value in the ConfigMap cm: err

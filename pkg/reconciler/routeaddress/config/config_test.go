@@ -19,7 +19,6 @@ package config
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,73 +31,6 @@ import (
 	"knative.dev/serving/pkg/gc"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 )
-
-func TestNewRouteAddressFromMap(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		data    map[string]string
-		want    *RouteAddress
-		wantErr string
-	}{{
-		name: "defaults",
-		data: map[string]string{},
-		want: &RouteAddress{Mode: ModeExternalName, ExternalNameFallback: FallbackEnabled},
-	}, {
-		name: "other keys are ignored",
-		data: map[string]string{"ingress-class": "kourier.ingress.networking.knative.dev"},
-		want: &RouteAddress{Mode: ModeExternalName, ExternalNameFallback: FallbackEnabled},
-	}, {
-		name: "empty values keep the defaults",
-		data: map[string]string{ModeKey: " ", ExternalNameFallbackKey: ""},
-		want: &RouteAddress{Mode: ModeExternalName, ExternalNameFallback: FallbackEnabled},
-	}, {
-		name: "each mode",
-		data: map[string]string{ModeKey: "EndpointsAndSlices", ExternalNameFallbackKey: "Disabled"},
-		want: &RouteAddress{Mode: ModeEndpointsAndSlices, ExternalNameFallback: FallbackDisabled},
-	}, {
-		name: "case and spaces do not matter",
-		data: map[string]string{ModeKey: " endpointslices\n", ExternalNameFallbackKey: "ENABLED"},
-		want: &RouteAddress{Mode: ModeEndpointSlices, ExternalNameFallback: FallbackEnabled},
-	}, {
-		name: "endpoints",
-		data: map[string]string{ModeKey: "Endpoints"},
-		want: &RouteAddress{Mode: ModeEndpoints, ExternalNameFallback: FallbackEnabled},
-	}, {
-		name:    "unknown mode",
-		data:    map[string]string{ModeKey: "Headless"},
-		wantErr: `route-address-mode: unknown value "Headless", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices`,
-	}, {
-		name:    "unknown fallback",
-		data:    map[string]string{ExternalNameFallbackKey: "true"},
-		wantErr: `route-address-externalname-fallback: unknown value "true", allowed values are Enabled, Disabled`,
-	}} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := NewRouteAddressFromMap(tc.data)
-			if tc.wantErr != "" {
-				if err == nil || err.Error() != tc.wantErr {
-					t.Fatalf("error = %v, want %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal("NewRouteAddressFromMap() =", err)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Error("config (-want +got):", diff)
-			}
-		})
-	}
-}
-
-func TestNewRouteAddressFromConfigMapNamesTheConfigMap(t *testing.T) {
-	_, err := NewRouteAddressFromConfigMap(&corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: netcfg.ConfigMapName},
-		Data:       map[string]string{ModeKey: "Slices"},
-	})
-	if err == nil || !strings.Contains(err.Error(), "knative-serving/config-network") || !strings.Contains(err.Error(), `"Slices"`) {
-		t.Fatalf("error = %v, want one naming knative-serving/config-network and the value", err)
-	}
-}
 
 func configMap(name string, data map[string]string) *corev1.ConfigMap {
 	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: name}, Data: data}

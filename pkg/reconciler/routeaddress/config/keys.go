@@ -17,6 +17,10 @@ limitations under the License.
 package config
 
 import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	netcfg "knative.dev/networking/pkg/config"
 	cm "knative.dev/pkg/configmap"
 )
 
@@ -26,7 +30,8 @@ import (
 // adds there, copied verbatim by hack/upstream-patch.sh, and in serving
 // these two files are replaced by hack/upstream/_serving's (aliases of
 // networking's names, and the route reconciler's store). The rest of the
-// package is sent as is.
+// package is sent as is. The strict parse below (and keys_test.go) serves
+// this repository's webhook, plugin and benchmark, and is not sent.
 //
 // The names the routeaddress packages use for the keys and values:
 const (
@@ -70,6 +75,16 @@ func NewRouteAddressFromMap(data map[string]string) (*RouteAddress, error) {
 		return nil, err
 	}
 	return routeAddressFromMap(data), nil
+}
+
+// NewRouteAddressFromConfigMap parses the route-address keys of the
+// config-network ConfigMap.
+func NewRouteAddressFromConfigMap(cm *corev1.ConfigMap) (*RouteAddress, error) {
+	c, err := NewRouteAddressFromMap(cm.Data)
+	if err != nil {
+		return nil, fmt.Errorf("invalid ConfigMap %s/%s: %w", cm.Namespace, netcfg.ConfigMapName, err)
+	}
+	return c, nil
 }
 
 // routeAddressFromMap parses the route-address keys as knative.dev/networking

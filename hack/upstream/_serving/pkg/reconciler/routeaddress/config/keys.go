@@ -60,20 +60,6 @@ func fromNetwork(n *netcfg.Config) *RouteAddress {
 	return &RouteAddress{Mode: n.RouteAddressMode, ExternalNameFallback: n.RouteAddressExternalNameFallback}
 }
 
-// NewRouteAddressFromMap parses the route-address keys out of config-network
-// data. A value that is not allowed is an error that names the key, the
-// value and the allowed values.
-func NewRouteAddressFromMap(data map[string]string) (*RouteAddress, error) {
-	if err := netcfg.ValidateRouteAddress(data); err != nil {
-		return nil, err
-	}
-	n, err := netcfg.NewConfigFromMap(data)
-	if err != nil {
-		return nil, err
-	}
-	return fromNetwork(n), nil
-}
-
 // RouteAddressOf returns the route-address configuration that an
 // onAfterStore callback of Store was handed with config-network, and false
 // for the other ConfigMaps' values.
