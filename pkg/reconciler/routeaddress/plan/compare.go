@@ -17,10 +17,14 @@ limitations under the License.
 package plan
 
 import (
+	"maps"
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
@@ -51,14 +55,13 @@ const (
 var classNames = [...]string{"ExternalName", "headless", "ClusterIP"}
 
 func classOf(s *corev1.Service) serviceClass {
-	switch {
-	case s.Spec.Type == corev1.ServiceTypeExternalName:
+	if s.Spec.Type == corev1.ServiceTypeExternalName {
 		return classExternalName
-	case s.Spec.ClusterIP == corev1.ClusterIPNone:
-		return classHeadless
-	default:
-		return classAllocated
 	}
+	if s.Spec.ClusterIP == corev1.ClusterIPNone {
+		return classHeadless
+	}
+	return classAllocated
 }
 
 // transitionReasons names each change of class; a change away from
@@ -99,10 +102,8 @@ func serviceSpecEqual(want, have *corev1.ServiceSpec) bool {
 	if want.SessionAffinity != "" && want.SessionAffinity != have.SessionAffinity {
 		return false
 	}
-	if len(want.Selector) != 0 || len(have.Selector) != 0 {
-		if len(want.Selector) != len(have.Selector) || !metaContains(want.Selector, have.Selector, nil) {
-			return false
-		}
+	if len(want.Selector) != len(have.Selector) || !metaContains(want.Selector, have.Selector, nil) {
+		return false
 	}
 	if len(want.Ports) != len(have.Ports) {
 		return false
@@ -125,7 +126,7 @@ func servicePortEqual(want, have *corev1.ServicePort) bool {
 		want.Port == have.Port &&
 		wantTarget == have.TargetPort &&
 		protocolEqual(want.Protocol, have.Protocol) &&
-		stringPtrEqual(want.AppProtocol, have.AppProtocol)
+		ptr.Equal(want.AppProtocol, have.AppProtocol)
 }
 
 // updatedService is have with the fields we own taken from want.
@@ -162,27 +163,24 @@ func endpointsEqual(want, have *corev1.Endpoints) bool {
 	}
 	for i := range want.Subsets {
 		w, h := &want.Subsets[i], &have.Subsets[i]
-		if len(w.Addresses) != len(h.Addresses) || len(w.NotReadyAddresses) != len(h.NotReadyAddresses) || len(w.Ports) != len(h.Ports) {
+		if !addressesEqual(w.Addresses, h.Addresses) || !addressesEqual(w.NotReadyAddresses, h.NotReadyAddresses) || len(w.Ports) != len(h.Ports) {
 			return false
-		}
-		for j := range w.Addresses {
-			if w.Addresses[j].IP != h.Addresses[j].IP || w.Addresses[j].Hostname != h.Addresses[j].Hostname {
-				return false
-			}
-		}
-		for j := range w.NotReadyAddresses {
-			if w.NotReadyAddresses[j].IP != h.NotReadyAddresses[j].IP {
-				return false
-			}
 		}
 		for j := range w.Ports {
 			wp, hp := &w.Ports[j], &h.Ports[j]
-			if wp.Name != hp.Name || wp.Port != hp.Port || !protocolEqual(wp.Protocol, hp.Protocol) || !stringPtrEqual(wp.AppProtocol, hp.AppProtocol) {
+			if wp.Name != hp.Name || wp.Port != hp.Port || !protocolEqual(wp.Protocol, hp.Protocol) || !ptr.Equal(wp.AppProtocol, hp.AppProtocol) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// addressesEqual compares the fields of endpoint addresses we write.
+func addressesEqual(want, have []corev1.EndpointAddress) bool {
+	return slices.EqualFunc(want, have, func(w, h corev1.EndpointAddress) bool {
+		return w.IP == h.IP && w.Hostname == h.Hostname
+	})
 }
 
 func updatedEndpoints(want, have *corev1.Endpoints) *corev1.Endpoints {
@@ -220,20 +218,13 @@ func sliceEqual(want, have *discoveryv1.EndpointSlice) bool {
 			}
 		}
 		// A nil ready condition means ready.
-		if boolPtrOr(w.Conditions.Ready, true) != boolPtrOr(h.Conditions.Ready, true) {
+		if ptr.Deref(w.Conditions.Ready, true) != ptr.Deref(h.Conditions.Ready, true) {
 			return false
 		}
 	}
 	for i := range want.Ports {
 		w, h := &want.Ports[i], &have.Ports[i]
-		var wp, hp corev1.Protocol
-		if w.Protocol != nil {
-			wp = *w.Protocol
-		}
-		if h.Protocol != nil {
-			hp = *h.Protocol
-		}
-		if !stringPtrEqual(w.Name, h.Name) || !int32PtrEqual(w.Port, h.Port) || !protocolEqual(wp, hp) || !stringPtrEqual(w.AppProtocol, h.AppProtocol) {
+		if !ptr.Equal(w.Name, h.Name) || !ptr.Equal(w.Port, h.Port) || !protocolEqual(ptr.Deref(w.Protocol, ""), ptr.Deref(h.Protocol, "")) || !ptr.Equal(w.AppProtocol, h.AppProtocol) {
 			return false
 		}
 	}
@@ -247,13 +238,10 @@ func updatedSlice(want, have *discoveryv1.EndpointSlice) *discoveryv1.EndpointSl
 	out.Labels = merged(have.Labels, want.Labels, nil)
 	out.Annotations = merged(have.Annotations, want.Annotations, nil)
 	// The controller reference is want's (the Service); others stay.
-	refs := make([]metav1.OwnerReference, 0, len(have.OwnerReferences)+1)
-	for _, r := range have.OwnerReferences {
-		if r.Controller == nil || !*r.Controller {
-			refs = append(refs, r)
-		}
-	}
-	out.OwnerReferences = append(refs, want.OwnerReferences...)
+	out.OwnerReferences = slices.DeleteFunc(slices.Clone(have.OwnerReferences), func(r metav1.OwnerReference) bool {
+		return ptr.Deref(r.Controller, false)
+	})
+	out.OwnerReferences = append(out.OwnerReferences, want.OwnerReferences...)
 	return out
 }
 
@@ -281,13 +269,9 @@ func merged(have, want map[string]string, owned []string) map[string]string {
 	if len(have) == 0 && len(want) == 0 {
 		return nil
 	}
-	out := make(map[string]string, len(have)+len(want))
-	for k, v := range have {
-		out[k] = v
-	}
-	for k, v := range want {
-		out[k] = v
-	}
+	out := make(map[string]string, len(have))
+	maps.Copy(out, have)
+	maps.Copy(out, want)
 	for _, k := range owned {
 		if _, ok := want[k]; !ok {
 			delete(out, k)
@@ -305,25 +289,4 @@ func protocolEqual(a, b corev1.Protocol) bool {
 		b = corev1.ProtocolTCP
 	}
 	return a == b
-}
-
-func stringPtrEqual(a, b *string) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return *a == *b
-}
-
-func int32PtrEqual(a, b *int32) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return *a == *b
-}
-
-func boolPtrOr(b *bool, def bool) bool {
-	if b == nil {
-		return def
-	}
-	return *b
 }

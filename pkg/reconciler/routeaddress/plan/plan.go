@@ -153,21 +153,22 @@ const (
 // there is none).
 func (p *planner) sliceOwner(s *discoveryv1.EndpointSlice, svc *corev1.Service) sliceOwnership {
 	ref := metav1.GetControllerOfNoCopy(s)
-	switch {
-	case ref == nil:
+	if ref == nil {
 		return ownerOther
-	case ref.UID == p.owner.GetUID():
+	}
+	if ref.UID == p.owner.GetUID() {
 		return ownerRoute
-	case ref.Kind != "Service" || ref.APIVersion != "v1" || ref.Name != s.Labels[discoveryv1.LabelServiceName]:
+	}
+	if ref.Kind != "Service" || ref.APIVersion != "v1" || ref.Name != s.Labels[discoveryv1.LabelServiceName] {
 		return ownerOther
-	case svc != nil && ref.UID == svc.UID:
-		if p.controlled(svc) {
-			return ownerService
-		}
-		return ownerOther
-	default:
+	}
+	if svc == nil || ref.UID != svc.UID {
 		return ownerGone
 	}
+	if p.controlled(svc) {
+		return ownerService
+	}
+	return ownerOther
 }
 
 // OursSlice reports whether s, an EndpointSlice of the Service service,
@@ -268,9 +269,7 @@ func (p *planner) target(t *Target) {
 					p.afterOps = append(p.afterOps, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(kept, have), Reason: "owned by its new Service"})
 					continue
 				}
-				p.afterOps = append(p.afterOps,
-					Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "its Service was replaced"},
-					Op{Verb: Create, Kind: KindEndpointSlice, Object: kept, Reason: "its Service was replaced"})
+				p.afterOps = append(p.afterOps, replaceSlice(have, kept, "its Service was replaced")...)
 			}
 		} else if servesAddresses(ep, ss) {
 			p.kept = append(p.kept, t.Name)
@@ -282,11 +281,10 @@ func (p *planner) target(t *Target) {
 	// Service turns headless with its addresses already there), after one
 	// that is created or recreated.
 	endpointsPhase := &p.prepareOps
-	switch {
-	case svc == nil:
+	if svc == nil {
 		p.serviceOps = append(p.serviceOps, Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: "missing"})
 		endpointsPhase = &p.afterOps
-	default:
+	} else {
 		switch change, reason := diffService(t.Service, svc); change {
 		case recreate:
 			p.serviceOps = append(p.serviceOps,
@@ -299,12 +297,11 @@ func (p *planner) target(t *Target) {
 	}
 
 	// Endpoints.
-	switch {
-	case t.Endpoints == nil && ep != nil:
+	if t.Endpoints == nil && ep != nil {
 		p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "not desired"})
-	case t.Endpoints != nil && ep == nil:
+	} else if t.Endpoints != nil && ep == nil {
 		*endpointsPhase = append(*endpointsPhase, Op{Verb: Create, Kind: KindEndpoints, Object: t.Endpoints, Reason: "missing"})
-	case t.Endpoints != nil && !endpointsEqual(t.Endpoints, ep):
+	} else if t.Endpoints != nil && !endpointsEqual(t.Endpoints, ep) {
 		*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpoints, Object: updatedEndpoints(t.Endpoints, ep), Reason: "differs"})
 	}
 
@@ -315,44 +312,58 @@ func (p *planner) target(t *Target) {
 	if endpointsPhase == &p.prepareOps {
 		uid = svc.UID
 	}
+	recreated := endpointsPhase == &p.afterOps
 	for _, want := range t.Slices {
-		have := findSlice(ss, want.Name)
-		switch {
-		case have == nil:
-			*endpointsPhase = append(*endpointsPhase, Op{Verb: Create, Kind: KindEndpointSlice, Object: withOwnerUID(want, uid), Reason: "missing"})
-		case p.sliceOwner(have, svc) == ownerGone:
-			// Owned by a Service of this name that is gone: garbage
-			// collection deletes it; it is replaced, not counted.
-			*endpointsPhase = append(*endpointsPhase,
-				Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "its Service was replaced"},
-				Op{Verb: Create, Kind: KindEndpointSlice, Object: withOwnerUID(want, uid), Reason: "its Service was replaced"})
-		case have.AddressType != want.AddressType:
-			// addressType is immutable.
-			*endpointsPhase = append(*endpointsPhase,
-				Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "addressType changed"},
-				Op{Verb: Create, Kind: KindEndpointSlice, Object: withOwnerUID(want, uid), Reason: "addressType changed"})
-		case endpointsPhase == &p.afterOps:
-			// The Service is recreated: a slice it controlled is garbage
-			// collected with the old one. Ours from before slices were
-			// owned by their Service (controlled by the Route) is moved
-			// to the new Service.
-			if p.sliceOwner(have, svc) == ownerRoute {
-				*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(want, have), Reason: "owned by its new Service"})
-			} else {
-				*endpointsPhase = append(*endpointsPhase,
-					Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "its Service is recreated"},
-					Op{Verb: Create, Kind: KindEndpointSlice, Object: want, Reason: "its Service is recreated"})
-			}
-		case !sliceEqual(want, have):
-			*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(withOwnerUID(want, uid), have), Reason: "differs"})
-		case p.sliceOwner(have, svc) == ownerRoute:
-			*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(withOwnerUID(want, uid), have), Reason: "owned by its Service"})
-		}
+		*endpointsPhase = append(*endpointsPhase, p.sliceOps(want, findSlice(ss, want.Name), svc, uid, recreated)...)
 	}
 	for _, have := range ss {
 		if findSlice(t.Slices, have.Name) == nil {
 			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "not desired"})
 		}
+	}
+}
+
+// sliceOps plans one desired slice against the live one of its name (nil
+// for none). recreated is true when the plan creates or recreates its
+// Service; uid is the Service's UID when it stays.
+func (p *planner) sliceOps(want, have *discoveryv1.EndpointSlice, svc *corev1.Service, uid types.UID, recreated bool) []Op {
+	if have == nil {
+		return []Op{{Verb: Create, Kind: KindEndpointSlice, Object: withOwnerUID(want, uid), Reason: "missing"}}
+	}
+	owner := p.sliceOwner(have, svc)
+	if owner == ownerGone {
+		// Owned by a Service of this name that is gone: garbage collection
+		// deletes it; it is replaced, not counted.
+		return replaceSlice(have, withOwnerUID(want, uid), "its Service was replaced")
+	}
+	if have.AddressType != want.AddressType {
+		// addressType is immutable.
+		return replaceSlice(have, withOwnerUID(want, uid), "addressType changed")
+	}
+	if recreated {
+		// A slice the old Service controlled is garbage collected with it.
+		// Ours from before slices were owned by their Service (controlled
+		// by the Route) is moved to the new Service.
+		if owner == ownerRoute {
+			return []Op{{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(want, have), Reason: "owned by its new Service"}}
+		}
+		return replaceSlice(have, want, "its Service is recreated")
+	}
+	if !sliceEqual(want, have) {
+		return []Op{{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(withOwnerUID(want, uid), have), Reason: "differs"}}
+	}
+	if owner == ownerRoute {
+		return []Op{{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(withOwnerUID(want, uid), have), Reason: "owned by its Service"}}
+	}
+	return nil
+}
+
+// replaceSlice deletes have and creates want: addressType is immutable, and
+// a slice controlled by a Service that is gone is garbage collected.
+func replaceSlice(have, want *discoveryv1.EndpointSlice, reason string) []Op {
+	return []Op{
+		{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: reason},
+		{Verb: Create, Kind: KindEndpointSlice, Object: want, Reason: reason},
 	}
 }
 
@@ -496,10 +507,7 @@ func findSlice(ss []*discoveryv1.EndpointSlice, name string) *discoveryv1.Endpoi
 // addressType differs.
 func TakeBack(want, have *discoveryv1.EndpointSlice) []Op {
 	if have.AddressType != want.AddressType {
-		return []Op{
-			{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "taken back: addressType changed"},
-			{Verb: Create, Kind: KindEndpointSlice, Object: want, Reason: "taken back: addressType changed"},
-		}
+		return replaceSlice(have, want, "taken back: addressType changed")
 	}
 	return []Op{{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(want, have), Reason: "taken back"}}
 }

@@ -1,0 +1,247 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plan_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
+)
+
+// liveService is the Route's headless Service as stored, with uid.
+func liveService(uid types.UID, opts ...ServiceOption) *corev1.Service {
+	s := HeadlessService(RouteName, opts...)
+	s.UID = uid
+	return s
+}
+
+// liveSlice is the Route's IPv4 slice holding ips, controlled by the
+// Service of UID owner, or by the Route when owner is the Route's UID.
+func liveSlice(owner types.UID, ips ...string) *discoveryv1.EndpointSlice {
+	s := Slice(RouteName, discoveryv1.AddressTypeIPv4, ips...)
+	s.UID = "slice-uid"
+	if owner == RouteUID {
+		s.OwnerReferences = Endpoints(RouteName, nil).OwnerReferences
+	} else {
+		s.OwnerReferences = plan.OwnerUID(s.OwnerReferences, owner)
+	}
+	return s
+}
+
+// notTheRoutes takes the Route's controller reference off a Service.
+func notTheRoutes(s *corev1.Service) { s.OwnerReferences = nil }
+
+// TestSliceOwners plans our slices by who controls them: the Route (slices
+// from before they were owned by their Service), the Service, a Service of
+// the name that is gone, or somebody else's Service.
+func TestSliceOwners(t *testing.T) {
+	const gone = types.UID("gone-uid")
+	keep := func() plan.Target {
+		tg := headlessTarget()
+		tg.Keep, tg.Endpoints, tg.Slices = true, nil, nil
+		return tg
+	}
+	tests := []struct {
+		name   string
+		target plan.Target
+		actual plan.Actual
+		ops    []string
+	}{{
+		name:   "somebody else's Service: our slice controlled by the Route goes",
+		target: headlessTarget(),
+		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", notTheRoutes)}, Slices: []*discoveryv1.EndpointSlice{liveSlice(RouteUID, gatewayIP)}},
+		ops: []string{
+			"Delete EndpointSlice hello-ipv4: the Service is not the Route's",
+			"blocked by Service hello",
+		},
+	}, {
+		name:   "somebody else's Service: our slice of a Service that is gone goes",
+		target: headlessTarget(),
+		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", notTheRoutes)}, Slices: []*discoveryv1.EndpointSlice{liveSlice(gone, gatewayIP)}},
+		ops: []string{
+			"Delete EndpointSlice hello-ipv4: the Service is not the Route's",
+			"blocked by Service hello",
+		},
+	}, {
+		name:   "somebody else's Service: a slice it controls is left alone",
+		target: headlessTarget(),
+		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", notTheRoutes)}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
+		ops: []string{
+			"blocked by Service hello",
+			"blocked by EndpointSlice hello-ipv4",
+		},
+	}, {
+		name:   "no load balancer, Service gone: a slice the Route controls moves to the new Service",
+		target: keep(),
+		actual: plan.Actual{Slices: []*discoveryv1.EndpointSlice{liveSlice(RouteUID, gatewayIP)}},
+		ops: []string{
+			"Create Service hello: missing",
+			"Update EndpointSlice hello-ipv4: owned by its new Service",
+		},
+	}, {
+		name:   "no load balancer, Service gone: a slice of the old Service is made again",
+		target: keep(),
+		actual: plan.Actual{Slices: []*discoveryv1.EndpointSlice{liveSlice(gone, gatewayIP)}},
+		ops: []string{
+			"Create Service hello: missing",
+			"Delete EndpointSlice hello-ipv4: its Service was replaced",
+			"Create EndpointSlice hello-ipv4: its Service was replaced",
+		},
+	}, {
+		name:   "no load balancer, Service there: nothing is written",
+		target: keep(),
+		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid")}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
+	}, {
+		name:   "Service recreated: a slice the Route controls moves to the new Service",
+		target: headlessTarget(),
+		actual: plan.Actual{
+			Services:  []*corev1.Service{liveService("svc-uid", WithMeshClusterIP, func(s *corev1.Service) { s.Spec.ClusterIP = "10.96.0.1" })},
+			Endpoints: []*corev1.Endpoints{Endpoints(RouteName, []string{gatewayIP}, WithSkipMirror)},
+			Slices:    []*discoveryv1.EndpointSlice{liveSlice(RouteUID, gatewayIP)},
+		},
+		ops: []string{
+			"Delete Service hello: ClusterIP → headless needs a recreate (clusterIP is immutable)",
+			"Create Service hello: ClusterIP → headless needs a recreate (clusterIP is immutable)",
+			"Update EndpointSlice hello-ipv4: owned by its new Service",
+		},
+	}, {
+		name:   "Service recreated: a slice of the old Service is made again",
+		target: headlessTarget(),
+		actual: plan.Actual{
+			Services:  []*corev1.Service{liveService("svc-uid", WithMeshClusterIP, func(s *corev1.Service) { s.Spec.ClusterIP = "10.96.0.1" })},
+			Endpoints: []*corev1.Endpoints{Endpoints(RouteName, []string{gatewayIP}, WithSkipMirror)},
+			Slices:    []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)},
+		},
+		ops: []string{
+			"Delete Service hello: ClusterIP → headless needs a recreate (clusterIP is immutable)",
+			"Create Service hello: ClusterIP → headless needs a recreate (clusterIP is immutable)",
+			"Delete EndpointSlice hello-ipv4: its Service is recreated",
+			"Create EndpointSlice hello-ipv4: its Service is recreated",
+		},
+	}, {
+		name:   "Service stays: a slice the Route controls moves to it",
+		target: headlessTarget(),
+		actual: plan.Actual{
+			Services:  []*corev1.Service{liveService("svc-uid")},
+			Endpoints: []*corev1.Endpoints{Endpoints(RouteName, []string{gatewayIP}, WithSkipMirror)},
+			Slices:    []*discoveryv1.EndpointSlice{liveSlice(RouteUID, gatewayIP)},
+		},
+		ops: []string{"Update EndpointSlice hello-ipv4: owned by its Service"},
+	}, {
+		name:   "Service stays: a slice of a Service that is gone is replaced",
+		target: headlessTarget(),
+		actual: plan.Actual{
+			Services:  []*corev1.Service{liveService("svc-uid")},
+			Endpoints: []*corev1.Endpoints{Endpoints(RouteName, []string{gatewayIP}, WithSkipMirror)},
+			Slices:    []*discoveryv1.EndpointSlice{liveSlice(gone, gatewayIP)},
+		},
+		ops: []string{
+			"Delete EndpointSlice hello-ipv4: its Service was replaced",
+			"Create EndpointSlice hello-ipv4: its Service was replaced",
+		},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []plan.Target{tc.target}, Actual: tc.actual})
+			if diff := cmp.Diff(tc.ops, opLines(p)); diff != "" {
+				t.Errorf("plan (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestReleaseServesAddresses: in ExternalName mode, while the route
+// reconciler has no shape for the name, our headless Service stays only if
+// it serves an address (ready or not), through the Endpoints or a slice.
+func TestReleaseServesAddresses(t *testing.T) {
+	const deleteService = "Delete Service hello: released to upstream: placeholder"
+	withSubset := func(sub corev1.EndpointSubset) *corev1.Endpoints {
+		ep := Endpoints(RouteName, nil)
+		ep.UID = "ep-uid"
+		ep.Subsets = []corev1.EndpointSubset{sub}
+		return ep
+	}
+	tests := []struct {
+		name   string
+		actual plan.Actual
+		ops    []string
+	}{{
+		name:   "an Endpoints subset with no address",
+		actual: plan.Actual{Endpoints: []*corev1.Endpoints{withSubset(corev1.EndpointSubset{Ports: []corev1.EndpointPort{{Name: "http2", Port: 80}}})}},
+		ops:    []string{deleteService, "Delete Endpoints hello: released to upstream"},
+	}, {
+		name:   "an Endpoints subset with a ready address",
+		actual: plan.Actual{Endpoints: []*corev1.Endpoints{withSubset(corev1.EndpointSubset{Addresses: []corev1.EndpointAddress{{IP: gatewayIP}}})}},
+	}, {
+		name:   "an Endpoints subset with only a not-ready address",
+		actual: plan.Actual{Endpoints: []*corev1.Endpoints{withSubset(corev1.EndpointSubset{NotReadyAddresses: []corev1.EndpointAddress{{IP: gatewayIP}}})}},
+	}, {
+		name:   "a slice with no endpoint",
+		actual: plan.Actual{Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid")}},
+		ops:    []string{deleteService, "Delete EndpointSlice hello-ipv4: released to upstream"},
+	}, {
+		name:   "a slice with an endpoint",
+		actual: plan.Actual{Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.actual.Services = []*corev1.Service{liveService("svc-uid")}
+			target := plan.Target{Name: RouteName}
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []plan.Target{target}, Actual: tc.actual, Released: true})
+			if diff := cmp.Diff(tc.ops, opLines(p)); diff != "" {
+				t.Errorf("plan (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestTakeBack: a slice of ours whose labels no longer select it is updated
+// back, or replaced when its addressType differs.
+func TestTakeBack(t *testing.T) {
+	want := Slice(RouteName, discoveryv1.AddressTypeIPv4, gatewayIP)
+	have := liveSlice("svc-uid", gatewayIP)
+	have.Labels = map[string]string{"somebody": "else"}
+	have.OwnerReferences = append(have.OwnerReferences, metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "keep", UID: "cm-uid", Controller: ptr.To(false)})
+
+	ops := plan.TakeBack(want, have)
+	if diff := cmp.Diff([]string{"Update EndpointSlice hello-ipv4: taken back"}, opLines(plan.Plan{Ops: ops})); diff != "" {
+		t.Errorf("same addressType (-want +got):\n%s", diff)
+	}
+	got := ops[0].Object.(*discoveryv1.EndpointSlice)
+	if got.Labels["somebody"] != "else" || got.Labels[discoveryv1.LabelServiceName] != RouteName {
+		t.Errorf("labels = %v, want ours added and somebody's kept", got.Labels)
+	}
+	if refs := got.OwnerReferences; len(refs) != 2 || refs[0].UID != "cm-uid" || refs[1].Name != RouteName {
+		t.Errorf("owner references = %+v, want the ConfigMap's kept and the Service as controller", refs)
+	}
+
+	have.AddressType = discoveryv1.AddressTypeIPv6
+	if diff := cmp.Diff([]string{
+		"Delete EndpointSlice hello-ipv4: taken back: addressType changed",
+		"Create EndpointSlice hello-ipv4: taken back: addressType changed",
+	}, opLines(plan.Plan{Ops: plan.TakeBack(want, have)})); diff != "" {
+		t.Errorf("other addressType (-want +got):\n%s", diff)
+	}
+}
