@@ -18,14 +18,25 @@ package routeaddress
 
 import (
 	"context"
+	"errors"
 	"testing"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	corev1listers "k8s.io/client-go/listers/core/v1"
+	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 
 	netcfg "knative.dev/networking/pkg/config"
 	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
 	"knative.dev/pkg/configmap"
+	"knative.dev/pkg/controller"
+	"knative.dev/pkg/logging"
 	logtesting "knative.dev/pkg/logging/testing"
 	. "knative.dev/pkg/reconciler/testing"
 	"knative.dev/pkg/system"
@@ -41,6 +52,7 @@ import (
 	_ "knative.dev/serving/pkg/client/injection/informers/serving/v1/route/fake"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 )
 
 func configMaps(data map[string]string) []*corev1.ConfigMap {
@@ -55,13 +67,90 @@ func configMaps(data map[string]string) []*corev1.ConfigMap {
 	}
 }
 
+// TestNewController builds the controller with no error logged; a second
+// one on the same informers cannot add the EndpointSlice index again, and
+// says so in an error log line instead of failing.
 func TestNewController(t *testing.T) {
 	ctx, _ := SetupFakeContext(t, func(ctx context.Context) context.Context {
 		return filteredfactory.WithSelectors(ctx, SliceSelector)
 	})
-	impl := NewController(ctx, configmap.NewStaticWatcher(configMaps(map[string]string{config.ModeKey: "EndpointSlices"})...))
-	if impl == nil {
+	core, logs := observer.New(zap.ErrorLevel)
+	ctx = logging.WithLogger(ctx, zap.New(core).Sugar())
+	cmw := configmap.NewStaticWatcher(configMaps(map[string]string{config.ModeKey: "EndpointSlices"})...)
+
+	if impl := NewController(ctx, cmw); impl == nil {
 		t.Fatal("NewController() = nil")
+	}
+	if n := logs.Len(); n != 0 {
+		t.Fatalf("NewController logged %d errors, want none: %v", n, logs.All())
+	}
+	if impl := NewController(ctx, cmw); impl == nil {
+		t.Fatal("second NewController() = nil")
+	}
+	if got := logs.FilterMessage("Failed to add the EndpointSlice index").Len(); got != 1 {
+		t.Errorf("second NewController: %d index errors logged, want 1: %v", got, logs.All())
+	}
+}
+
+// TestReportBadConfig: a bad route-address value is recorded as a Warning
+// on the ConfigMap through the controller's event recorder.
+func TestReportBadConfig(t *testing.T) {
+	ctx, _ := SetupFakeContext(t, func(ctx context.Context) context.Context {
+		return filteredfactory.WithSelectors(ctx, SliceSelector)
+	})
+	recorder := record.NewFakeRecorder(1)
+	ctx = controller.WithEventRecorder(ctx, recorder)
+	cm := configMaps(nil)[0]
+	reportBadConfig(ctx)(cm, errors.New(`invalid value "Foo" for route-address-mode`))
+	select {
+	case got := <-recorder.Events:
+		if want := `Warning InvalidConfiguration invalid value "Foo" for route-address-mode`; got != want {
+			t.Errorf("event = %q, want %q", got, want)
+		}
+	default:
+		t.Error("no event recorded through the context's recorder")
+	}
+}
+
+// TestCachedVersion looks each kind up in its lister.
+func TestCachedVersion(t *testing.T) {
+	meta := func(rv string, uid types.UID) metav1.ObjectMeta {
+		return metav1.ObjectMeta{Namespace: "ns", Name: "hello", ResourceVersion: rv, UID: uid}
+	}
+	indexer := func(o metav1.Object) cache.Indexer {
+		idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+		if err := idx.Add(o); err != nil {
+			t.Fatal(err)
+		}
+		return idx
+	}
+	c := &Reconciler{
+		serviceLister:   corev1listers.NewServiceLister(indexer(&corev1.Service{ObjectMeta: meta("1", "svc-uid")})),
+		endpointsLister: corev1listers.NewEndpointsLister(indexer(&corev1.Endpoints{ObjectMeta: meta("2", "ep-uid")})),
+		sliceLister:     discoveryv1listers.NewEndpointSliceLister(indexer(&discoveryv1.EndpointSlice{ObjectMeta: meta("3", "slice-uid")})),
+	}
+	type found struct {
+		RV    string
+		UID   types.UID
+		Found bool
+	}
+	lookup := c.cachedVersion("ns")
+	for _, tc := range []struct {
+		kind plan.Kind
+		name string
+		want found
+	}{
+		{plan.KindService, "hello", found{"1", "svc-uid", true}},
+		{plan.KindEndpoints, "hello", found{"2", "ep-uid", true}},
+		{plan.KindEndpointSlice, "hello", found{"3", "slice-uid", true}},
+		{plan.KindService, "missing", found{}},
+		{plan.KindEndpointSlice, "missing", found{}},
+	} {
+		var got found
+		got.RV, got.UID, got.Found = lookup(tc.kind, tc.name)
+		if got != tc.want {
+			t.Errorf("%s %s = %+v, want %+v", tc.kind, tc.name, got, tc.want)
+		}
 	}
 }
 

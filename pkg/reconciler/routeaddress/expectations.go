@@ -86,10 +86,9 @@ func (e *expectations) satisfied(route types.NamespacedName, lookup cached) bool
 			continue
 		}
 		rv, uid, found := lookup(x.kind, x.name)
-		switch {
-		case x.created && !found,
-			x.replacedRV != "" && found && rv == x.replacedRV,
-			x.deletedUID != "" && found && uid == x.deletedUID:
+		if x.created && !found ||
+			x.replacedRV != "" && found && rv == x.replacedRV ||
+			x.deletedUID != "" && found && uid == x.deletedUID {
 			pending = append(pending, x)
 		}
 	}

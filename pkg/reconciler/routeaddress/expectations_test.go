@@ -77,7 +77,11 @@ func TestExpectations(t *testing.T) {
 	if e.satisfied(route, cache.lookup) {
 		t.Fatal("satisfied before the ttl")
 	}
-	now = now.Add(31 * time.Second)
+	now = now.Add(30 * time.Second)
+	if e.satisfied(route, cache.lookup) {
+		t.Fatal("satisfied at the ttl (30 s), want still blocked")
+	}
+	now = now.Add(time.Second)
 	if !e.satisfied(route, cache.lookup) {
 		t.Fatal("still blocked after the ttl")
 	}

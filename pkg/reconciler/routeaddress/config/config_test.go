@@ -77,8 +77,22 @@ func TestStore(t *testing.T) {
 }
 
 func TestFromContextOrDefaults(t *testing.T) {
-	got := FromContextOrDefaults(context.Background())
-	if got.RouteAddress.Mode != ModeExternalName || got.RouteAddress.ExternalNameFallback != FallbackEnabled {
-		t.Errorf("defaults = %+v", got.RouteAddress)
+	defaults := RouteAddress{Mode: ModeExternalName, ExternalNameFallback: FallbackEnabled}
+	stored := RouteAddress{Mode: ModeEndpointSlices, ExternalNameFallback: FallbackDisabled}
+	tests := []struct {
+		name string
+		ctx  context.Context
+		want RouteAddress
+	}{
+		{"no Config", context.Background(), defaults},
+		{"a Config without RouteAddress", ToContext(context.Background(), &Config{}), defaults},
+		{"a stored Config", ToContext(context.Background(), &Config{RouteAddress: &stored}), stored},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := FromContextOrDefaults(tc.ctx).RouteAddress; got == nil || *got != tc.want {
+				t.Errorf("RouteAddress = %+v, want %+v", got, tc.want)
+			}
+		})
 	}
 }

@@ -26,6 +26,7 @@ import (
 	corev1apply "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/kubernetes"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/utils/ptr"
 )
 
 // Client is a kubernetes.Interface whose Service and Endpoints writes are
@@ -112,14 +113,14 @@ func (s *services) Patch(ctx context.Context, name string, pt types.PatchType, d
 
 func (s *services) Apply(ctx context.Context, o *corev1apply.ServiceApplyConfiguration, opts metav1.ApplyOptions) (*corev1.Service, error) {
 	if s.fenced() {
-		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: deref(o.Name)}}, nil
+		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: ptr.Deref(o.Name, "")}}, nil
 	}
 	return s.ServiceInterface.Apply(ctx, o, opts)
 }
 
 func (s *services) ApplyStatus(ctx context.Context, o *corev1apply.ServiceApplyConfiguration, opts metav1.ApplyOptions) (*corev1.Service, error) {
 	if s.fenced() {
-		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: deref(o.Name)}}, nil
+		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: ptr.Deref(o.Name, "")}}, nil
 	}
 	return s.ServiceInterface.ApplyStatus(ctx, o, opts)
 }
@@ -168,7 +169,7 @@ func (e *endpoints) Patch(ctx context.Context, name string, pt types.PatchType, 
 
 func (e *endpoints) Apply(ctx context.Context, o *corev1apply.EndpointsApplyConfiguration, opts metav1.ApplyOptions) (*corev1.Endpoints, error) {
 	if e.fenced() {
-		return &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: deref(o.Name)}}, nil
+		return &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: ptr.Deref(o.Name, "")}}, nil
 	}
 	return e.EndpointsInterface.Apply(ctx, o, opts)
 }
@@ -224,11 +225,4 @@ func (e *events) PatchWithEventNamespaceWithContext(ctx context.Context, ev *cor
 		return ev.DeepCopy(), nil
 	}
 	return e.EventInterface.PatchWithEventNamespaceWithContext(ctx, ev, data)
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

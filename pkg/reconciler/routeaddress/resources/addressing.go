@@ -144,23 +144,22 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholde
 
 	a.Resolution = resolver.Resolve(lb)
 	res := &a.Resolution
-	switch {
-	case len(res.Addresses) > 0:
+	if len(res.Addresses) > 0 {
 		a.Shape = ShapeHeadless
 		a.Service = placeholder.headless
 		h := placeholder.endpoints(cfg.Mode, res.Addresses, res.Port)
 		a.Endpoints, a.Slices = h.endpoints, h.slices
-	case res.MeshOnly:
+	} else if res.MeshOnly {
 		a.Shape = ShapeMesh
 		if a.Service, err = upstreamService(ctx, route, tag, ing, netv1alpha1.LoadBalancerIngressStatus{MeshOnly: true}); err != nil {
 			return nil, err
 		}
-	case res.Fallback != nil && cfg.ExternalNameFallback == config.FallbackEnabled:
+	} else if res.Fallback != nil && cfg.ExternalNameFallback == config.FallbackEnabled {
 		a.Shape = ShapeExternalName
 		if a.Service, err = upstreamService(ctx, route, tag, ing, *res.Fallback); err != nil {
 			return nil, err
 		}
-	default:
+	} else {
 		// Unresolvable with the fallback disabled (or nothing to fall back
 		// to).
 		a.Shape = ShapeHeadlessEmpty

@@ -138,6 +138,47 @@ var lbCases = []lbCase{{
 	referenced: true,
 	upstream:   Upstream{Ready: true},
 }, {
+	name:    "DomainInternal Service with only spec.clusterIP",
+	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
+	gateway: func() *corev1.Service {
+		s := GatewayService(nil)
+		s.Spec.ClusterIP = "10.96.0.10"
+		return s
+	}(),
+	addrs:      []string{"10.96.0.10"},
+	port:       80,
+	referenced: true,
+	upstream:   Upstream{Ready: true},
+}, {
+	name:       "DomainInternal Service without a cluster IP",
+	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
+	gateway:    GatewayService(nil),
+	fallback:   GatewayDomain,
+	problems:   []Reason{ReasonNoClusterIP},
+	referenced: true,
+	upstream:   Upstream{Ready: true},
+}, {
+	name:    "DomainInternal port 80 is UDP: the TCP port named http2 before the one named http",
+	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
+	gateway: GatewayService([]string{"10.96.0.10"},
+		corev1.ServicePort{Name: "dns", Port: 80, Protocol: corev1.ProtocolUDP},
+		corev1.ServicePort{Name: "http", Port: 8081},
+		corev1.ServicePort{Name: "http2", Port: 8082}),
+	addrs:      []string{"10.96.0.10"},
+	port:       8082,
+	referenced: true,
+	upstream:   Upstream{Ready: true},
+}, {
+	name:    "DomainInternal only a port named http",
+	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
+	gateway: GatewayService([]string{"10.96.0.10"},
+		corev1.ServicePort{Name: "metrics", Port: 9090},
+		corev1.ServicePort{Name: "http", Port: 8081, Protocol: corev1.ProtocolTCP}),
+	addrs:      []string{"10.96.0.10"},
+	port:       8081,
+	referenced: true,
+	upstream:   Upstream{Ready: true},
+}, {
 	name:     "DomainInternal outside the cluster domain",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("gateway.corp.example.com")},
 	fallback: "gateway.corp.example.com",

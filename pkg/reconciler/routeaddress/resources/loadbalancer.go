@@ -169,21 +169,20 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 			port  int32
 			prob  *Problem
 		)
-		switch {
-		case e.IP != "":
+		if e.IP != "" {
 			a, err := netip.ParseAddr(e.IP)
 			if err != nil || a.Zone() != "" {
 				prob = &Problem{ReasonInvalidIP, fmt.Sprintf("load balancer IP %q is not an IP address", e.IP)}
-				break
+			} else {
+				var note *Problem
+				if a, prob, note = usable(a, "load balancer IP"); note != nil {
+					r.Problems = append(r.Problems, *note)
+				}
+				if prob == nil {
+					addrs, port = append(addrs, a), netapi.ServiceHTTPPort
+				}
 			}
-			var note *Problem
-			if a, prob, note = usable(a, "load balancer IP"); note != nil {
-				r.Problems = append(r.Problems, *note)
-			}
-			if prob == nil {
-				addrs, port = append(addrs, a), netapi.ServiceHTTPPort
-			}
-		case e.DomainInternal != "":
+		} else if e.DomainInternal != "" {
 			var (
 				ref        types.NamespacedName
 				referenced bool
@@ -194,14 +193,14 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 			if referenced {
 				r.Referenced = append(r.Referenced, ref)
 			}
-		case e.Domain != "":
+		} else if e.Domain != "" {
 			prob = &Problem{ReasonExternalDomain, fmt.Sprintf("load balancer domain %q is outside the cluster", e.Domain)}
-		case e.MeshOnly:
+		} else if e.MeshOnly {
 			if i == 0 {
 				r.MeshOnly = true
 			}
 			continue
-		default:
+		} else {
 			prob = &Problem{ReasonNoAddress, fmt.Sprintf("load balancer entry %d has no IP, DomainInternal, Domain or MeshOnly", i)}
 		}
 		if prob != nil {
@@ -247,14 +246,16 @@ func resolveDomainInternal(addrs []netip.Addr, domain string, services corev1lis
 		}
 		return problem(ReasonServiceLookupFailed, "failed to get Service %s: %v", ref, err)
 	}
-	switch {
-	case svc.Spec.Type == corev1.ServiceTypeExternalName:
+	if svc.Spec.Type == corev1.ServiceTypeExternalName {
 		return problem(ReasonServiceExternalName, "Service %s named by load balancer DomainInternal %q is of type ExternalName", ref, domain)
-	case svc.Spec.ClusterIP == corev1.ClusterIPNone:
+	}
+	if svc.Spec.ClusterIP == corev1.ClusterIPNone {
 		return problem(ReasonServiceHeadless, "Service %s named by load balancer DomainInternal %q is headless", ref, domain)
 	}
 	ips := svc.Spec.ClusterIPs
-	if len(ips) == 0 && svc.Spec.ClusterIP != "" {
+	if len(ips) == 0 {
+		// Only spec.clusterIP (an apiserver before dual stack, or a client
+		// that does not fill clusterIPs); an empty one is no address.
 		ips = []string{svc.Spec.ClusterIP}
 	}
 	found := addrs
@@ -299,44 +300,36 @@ func usable(a netip.Addr, what string) (_ netip.Addr, problem, note *Problem) {
 		a = a.Unmap()
 	}
 	var kind string
-	switch {
-	case a.IsUnspecified():
+	if a.IsUnspecified() {
 		kind = "unspecified"
-	case a.IsLoopback():
+	} else if a.IsLoopback() {
 		kind = "a loopback address"
-	case a.IsLinkLocalUnicast():
+	} else if a.IsLinkLocalUnicast() {
 		kind = "a link-local address"
-	case a.IsMulticast():
+	} else if a.IsMulticast() {
 		kind = "a multicast address"
-	default:
+	} else {
 		return a, nil, note
 	}
 	return a, &Problem{ReasonAddressNotAllowed, fmt.Sprintf(
 		"%s %s is %s, which Endpoints and EndpointSlices may not hold; it is left out", what, a, kind)}, nil
 }
 
-// servicePort picks port 80, else the port named http2, else the one named
-// http.
+// servicePort picks the TCP port 80, else the TCP port named http2, else
+// the one named http.
 func servicePort(svc *corev1.Service) (int32, bool) {
-	best, rank := int32(0), 0
-	for _, p := range svc.Spec.Ports {
-		if p.Protocol != "" && p.Protocol != corev1.ProtocolTCP {
-			continue
-		}
-		r := 0
-		switch {
-		case p.Port == netapi.ServiceHTTPPort:
-			r = 3
-		case p.Name == netapi.ServicePortNameH2C:
-			r = 2
-		case p.Name == netapi.ServicePortNameHTTP1:
-			r = 1
-		}
-		if r > rank {
-			best, rank = p.Port, r
+	tcp := func(p corev1.ServicePort) bool { return p.Protocol == "" || p.Protocol == corev1.ProtocolTCP }
+	if i := slices.IndexFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool {
+		return tcp(p) && p.Port == netapi.ServiceHTTPPort
+	}); i >= 0 {
+		return svc.Spec.Ports[i].Port, true
+	}
+	for _, name := range []string{netapi.ServicePortNameH2C, netapi.ServicePortNameHTTP1} {
+		if i := slices.IndexFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool { return tcp(p) && p.Name == name }); i >= 0 {
+			return svc.Spec.Ports[i].Port, true
 		}
 	}
-	return best, rank > 0
+	return 0, false
 }
 
 // splitServiceDomain splits a DNS name of a Service of this cluster, in
