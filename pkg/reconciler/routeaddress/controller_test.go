@@ -21,6 +21,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 	corev1 "k8s.io/api/core/v1"
@@ -40,7 +41,9 @@ import (
 	logtesting "knative.dev/pkg/logging/testing"
 	. "knative.dev/pkg/reconciler/testing"
 	"knative.dev/pkg/system"
+	"knative.dev/pkg/tracker"
 	cfgmap "knative.dev/serving/pkg/apis/config"
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	"knative.dev/serving/pkg/gc"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 
@@ -186,5 +189,42 @@ func TestConfigResync(t *testing.T) {
 		if got := load(s.cm) > 0; got != s.want {
 			t.Errorf("%s: resynced = %v, want %v", s.name, got, s.want)
 		}
+	}
+}
+
+// refTracker records references and fails with err.
+type refTracker struct {
+	tracker.Interface
+	err  error
+	refs []tracker.Reference
+}
+
+func (f *refTracker) TrackReference(ref tracker.Reference, _ interface{}) error {
+	f.refs = append(f.refs, ref)
+	return f.err
+}
+
+// TestTrack: the Service a DomainInternal names is tracked for the Route; a
+// tracker that refuses is logged, naming the Service, and nothing else.
+func TestTrack(t *testing.T) {
+	ref := types.NamespacedName{Namespace: "kourier-system", Name: "kourier-internal"}
+	for _, tc := range []struct {
+		name string
+		err  error
+		logs int
+	}{{"tracked", nil, 0}, {"refused", errors.New("invalid reference"), 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			core, logs := observer.New(zap.ErrorLevel)
+			ctx := logging.WithLogger(context.Background(), zap.New(core).Sugar())
+			tr := &refTracker{err: tc.err}
+			(&Reconciler{tracker: tr}).track(ctx, ref, &v1.Route{})
+			want := []tracker.Reference{{APIVersion: "v1", Kind: "Service", Namespace: ref.Namespace, Name: ref.Name}}
+			if diff := cmp.Diff(want, tr.refs); diff != "" {
+				t.Errorf("tracked (-want +got):\n%s", diff)
+			}
+			if got := logs.FilterMessage("failed to track Service " + ref.String()).Len(); got != tc.logs || logs.Len() != tc.logs {
+				t.Errorf("logged %v, want %d line(s) naming the Service", logs.All(), tc.logs)
+			}
+		})
 	}
 }

@@ -86,3 +86,54 @@ func TestExpectations(t *testing.T) {
 		t.Fatal("still blocked after the ttl")
 	}
 }
+
+// TestExpectationsOneWrite: each kind of write alone, against each state of
+// the cache.
+func TestExpectationsOneWrite(t *testing.T) {
+	route := types.NamespacedName{Namespace: "ns", Name: "r"}
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "a", ResourceVersion: "5", UID: "uid-a"}}
+	tests := []struct {
+		name  string
+		verb  plan.Verb
+		cache fakeCache
+		want  bool
+	}{
+		{"created, not cached yet", plan.Create, fakeCache{}, false},
+		{"created, cached", plan.Create, fakeCache{"Service/a": {"6", "uid-a"}}, true},
+		{"updated, cache still at the old version", plan.Update, fakeCache{"Service/a": {"5", "uid-a"}}, false},
+		{"updated, cache at a newer version", plan.Update, fakeCache{"Service/a": {"6", "uid-a"}}, true},
+		{"updated, gone from the cache", plan.Update, fakeCache{}, true},
+		{"deleted, still cached", plan.Delete, fakeCache{"Service/a": {"5", "uid-a"}}, false},
+		{"deleted, gone from the cache", plan.Delete, fakeCache{}, true},
+		{"deleted, another object of its name cached", plan.Delete, fakeCache{"Service/a": {"7", "uid-a2"}}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newExpectations()
+			e.wrote(route, plan.Op{Verb: tc.verb, Kind: plan.KindService, Object: svc})
+			if got := e.satisfied(route, tc.cache.lookup); got != tc.want {
+				t.Errorf("satisfied = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestWarnedRepeat: a Warning that still applies is recorded again once
+// repeatTTL has passed, not before.
+func TestWarnedRepeat(t *testing.T) {
+	now := time.Unix(1000, 0)
+	w := newWarned()
+	w.now = func() time.Time { return now }
+	route := types.NamespacedName{Namespace: "ns", Name: "r"}
+	if got := w.filter(route, []string{"x"}); len(got) != 1 {
+		t.Fatalf("first time: recorded %v, want [x]", got)
+	}
+	now = now.Add(repeatTTL - time.Second)
+	if got := w.filter(route, []string{"x"}); len(got) != 0 {
+		t.Fatalf("before repeatTTL: recorded %v, want nothing", got)
+	}
+	now = now.Add(time.Second)
+	if got := w.filter(route, []string{"x"}); len(got) != 1 {
+		t.Fatalf("at repeatTTL: recorded %v, want [x]", got)
+	}
+}

@@ -25,6 +25,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -515,6 +516,34 @@ func TestReconcile(t *testing.T) {
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "DeleteFailed", "Failed to delete Service %q: inducing failure for delete services", tg),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to delete Service %q: inducing failure for delete services", tg),
+		},
+	}, TableRow{
+		Name:    "delete finds the object already gone (garbage collected): not an error",
+		Key:     key,
+		Ctx:     withMode(eps, on),
+		Objects: base(untagged, lbIP, live(objects(desired(route, lbIP, eps, on))...)...),
+		WithReactors: []clientgotesting.ReactionFunc{
+			refuse("delete", "endpointslices", apierrs.NewNotFound(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, tg+"-ipv4")),
+		},
+		WantDeletes: []clientgotesting.DeleteActionImpl{
+			deleteOf(servicesResource, tg), deleteOf(endpointsResource, tg), deleteOf(slicesResource, tg+"-ipv4"),
+		},
+		WantEvents: []string{
+			done("Deleted", obj(plan.KindService, tg), obj(plan.KindEndpoints, tg), obj(plan.KindEndpointSlice, tg+"-ipv4")),
+		},
+	}, TableRow{
+		Name:    "update finds the object gone: an error",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbIP2, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WithReactors: []clientgotesting.ReactionFunc{
+			refuse("update", "endpointslices", apierrs.NewNotFound(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, h+"-ipv4")),
+		},
+		WantErr:     true,
+		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
 		},
 	})
 

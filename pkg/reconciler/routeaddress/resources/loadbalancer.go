@@ -318,16 +318,26 @@ func usable(a netip.Addr, what string) (_ netip.Addr, problem, note *Problem) {
 // servicePort picks the TCP port 80, else the TCP port named http2, else
 // the one named http.
 func servicePort(svc *corev1.Service) (int32, bool) {
-	tcp := func(p corev1.ServicePort) bool { return p.Protocol == "" || p.Protocol == corev1.ProtocolTCP }
-	if i := slices.IndexFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool {
-		return tcp(p) && p.Port == netapi.ServiceHTTPPort
-	}); i >= 0 {
-		return svc.Spec.Ports[i].Port, true
-	}
-	for _, name := range []string{netapi.ServicePortNameH2C, netapi.ServicePortNameHTTP1} {
-		if i := slices.IndexFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool { return tcp(p) && p.Name == name }); i >= 0 {
-			return svc.Spec.Ports[i].Port, true
+	var h2c, http1 *corev1.ServicePort
+	for i := range svc.Spec.Ports {
+		p := &svc.Spec.Ports[i]
+		if p.Protocol != "" && p.Protocol != corev1.ProtocolTCP {
+			continue
 		}
+		if p.Port == netapi.ServiceHTTPPort {
+			return p.Port, true
+		}
+		if p.Name == netapi.ServicePortNameH2C {
+			h2c = p
+		} else if p.Name == netapi.ServicePortNameHTTP1 {
+			http1 = p
+		}
+	}
+	if h2c != nil {
+		return h2c.Port, true
+	}
+	if http1 != nil {
+		return http1.Port, true
 	}
 	return 0, false
 }
