@@ -18,9 +18,12 @@ package routeaddress
 
 import (
 	"context"
+	"reflect"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -130,13 +133,32 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	return impl
 }
 
-// configResync returns an onAfterStore callback that calls resync, as
-// upstream's route reconciler does, whenever the network or domain
-// configuration is stored: they name the Services and fill their metadata,
-// and config-network holds the route-address keys (Store has them by the
-// time the network configuration is stored, so the resync sees them).
+// configResync returns an onAfterStore callback that calls resync, as the
+// route reconciler does, when the network or domain configuration or the
+// route-address settings are stored, but only when they differ from those
+// stored last: they name the Services, fill their metadata and choose
+// their shape, and every Route is reconciled again for them. An update that
+// changes none of them (a key nothing parses, the same values saved again)
+// reconciles nothing.
 func configResync(resync func()) func(string, interface{}) {
-	return configmap.TypeFilter(&netcfg.Config{}, &routecfg.Domain{})(func(string, interface{}) { resync() })
+	var (
+		mu   sync.Mutex
+		last = map[reflect.Type]interface{}{}
+	)
+	return func(_ string, value interface{}) {
+		switch value.(type) {
+		case *netcfg.Config, *routecfg.Domain, *config.RouteAddress:
+		default:
+			return
+		}
+		mu.Lock()
+		prev, seen := last[reflect.TypeOf(value)]
+		last[reflect.TypeOf(value)] = value
+		mu.Unlock()
+		if !seen || !equality.Semantic.DeepEqual(prev, value) {
+			resync()
+		}
+	}
 }
 
 // reportBadConfig reports a bad route-address value as an error log line

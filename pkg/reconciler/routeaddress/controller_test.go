@@ -158,8 +158,9 @@ func TestCachedVersion(t *testing.T) {
 }
 
 // TestConfigResync: every Route is reconciled again when the network or
-// domain configuration is stored (so when the route-address keys change),
-// not for the other ConfigMaps the store follows.
+// domain configuration or the route-address settings stored change, not
+// when a ConfigMap is saved with nothing they parse changed, nor for the
+// other ConfigMaps the store follows.
 func TestConfigResync(t *testing.T) {
 	calls := 0
 	store := config.NewStore(logtesting.TestContextWithLogger(t), nil, configResync(func() { calls++ }))
@@ -171,23 +172,39 @@ func TestConfigResync(t *testing.T) {
 		return calls - before
 	}
 	cms := configMaps(map[string]string{config.ModeKey: "EndpointSlices"})
-	load(cms...)
-	network, domain, gcConfig := cms[0], cms[1], cms[2]
+	if n := load(cms...); n == 0 {
+		t.Fatal("first load: no resync")
+	}
+	network, gcConfig := cms[0], cms[2]
+	domain := func(domains string) *corev1.ConfigMap {
+		cm := cms[1].DeepCopy()
+		cm.Data = map[string]string{domains: ""}
+		return cm
+	}
+	with := func(data map[string]string) *corev1.ConfigMap {
+		return configMaps(data)[0]
+	}
 	steps := []struct {
 		name string
 		cm   *corev1.ConfigMap
-		want bool
+		want int
 	}{
-		{"config-gc", gcConfig, false},
-		{"config-domain", domain, true},
-		{"config-network, unchanged", network, true},
-		{"route-address-mode changed", configMaps(map[string]string{config.ModeKey: "Endpoints"})[0], true},
-		{"route-address-externalname-fallback changed", configMaps(map[string]string{
-			config.ModeKey: "Endpoints", config.ExternalNameFallbackKey: "Disabled"})[0], true},
+		{"config-gc", gcConfig, 0},
+		{"config-domain, unchanged", domain("example.com"), 0},
+		{"config-domain, another domain", domain("example.org"), 1},
+		{"config-network, unchanged", network, 0},
+		{"config-network, a key nothing parses", with(map[string]string{config.ModeKey: "EndpointSlices", "unread-key": "x"}), 0},
+		{"route-address-mode changed", with(map[string]string{config.ModeKey: "Endpoints"}), 1},
+		{"route-address-externalname-fallback changed", with(map[string]string{
+			config.ModeKey: "Endpoints", config.ExternalNameFallbackKey: "Disabled"}), 1},
+		{"domain-template changed", with(map[string]string{
+			config.ModeKey: "Endpoints", config.ExternalNameFallbackKey: "Disabled", netcfg.DomainTemplateKey: "{{.Name}}-{{.Namespace}}.{{.Domain}}"}), 1},
+		{"config-network, the same values saved again", with(map[string]string{
+			config.ModeKey: "Endpoints", config.ExternalNameFallbackKey: "Disabled", netcfg.DomainTemplateKey: "{{.Name}}-{{.Namespace}}.{{.Domain}}"}), 0},
 	}
 	for _, s := range steps {
-		if got := load(s.cm) > 0; got != s.want {
-			t.Errorf("%s: resynced = %v, want %v", s.name, got, s.want)
+		if got := load(s.cm); got != s.want {
+			t.Errorf("%s: %d resyncs, want %d", s.name, got, s.want)
 		}
 	}
 }

@@ -130,6 +130,8 @@ type bench struct {
 	// qps and burst are the controller's client limits.
 	qps, burst int
 	floors     int
+	// resyncs counts the global resyncs started (globalResync).
+	resyncs int
 }
 
 func main() {
@@ -549,10 +551,14 @@ func (b *bench) quiet() error {
 	return fmt.Errorf("the controller did not go quiet in %v", b.patience())
 }
 
-// globalResync changes config-network (a key nobody reads), which makes the
-// route reconciler and routeaddress resync every Route.
+// globalResync flips config-network's autocreate-cluster-domain-claims, a
+// key that both the route reconciler's and routeaddress's stores parse (into
+// netcfg.Config) and that nothing a Route's Services depend on reads (only
+// DomainMappings, which the bench has none of), which makes both resync
+// every Route. A key nothing parses no longer resyncs routeaddress.
 func (b *bench) globalResync() error {
-	patch := fmt.Sprintf(`{"data":{"bench-resync":%q}}`, time.Now().Format(time.RFC3339Nano))
+	b.resyncs++
+	patch := fmt.Sprintf(`{"data":{"autocreate-cluster-domain-claims":"%t"}}`, b.resyncs%2 == 1)
 	_, err := b.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(context.Background(), "config-network",
 		types.MergePatchType, []byte(patch), metav1.PatchOptions{})
 	return err
