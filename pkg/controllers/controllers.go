@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 
 	kubeclient "knative.dev/pkg/client/injection/kube/client"
+	serviceinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/service"
 	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/controller"
@@ -82,7 +83,8 @@ func WithInformerSelectors(ctx context.Context) context.Context {
 
 // NewFencedRouteController is serving's route controller, unmodified, built
 // with a kube client whose Service and Endpoints writes are suppressed while
-// route-address-mode is not ExternalName. When the mode changes, every Route
+// route-address-mode is not ExternalName, and with a Service lister that
+// reads a Route's Services through the Route index (routeIndexedServices). When the mode changes, every Route
 // is resynced so that upstream writes its shapes again (or stops).
 func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *controller.Impl {
 	logger := logging.FromContext(ctx).Named("route-fence")
@@ -110,7 +112,15 @@ func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *contr
 	store.WatchConfigs(cmw)
 
 	fenced := fence.New(kubeclient.Get(ctx), func() bool { return store.Mode().Managed() })
-	i := route.NewController(context.WithValue(ctx, kubeclient.Key{}, fenced), cmw)
+	ctx = context.WithValue(ctx, kubeclient.Key{}, fenced)
+	// The route reconciler lists a Route's Services by label: through the
+	// Route index rather than the whole namespace.
+	services := serviceinformer.Get(ctx)
+	if err := routeaddress.IndexByRoute(services.Informer().GetIndexer()); err != nil {
+		logger.Errorw("Failed to add the Route index to the Service informer", "error", err)
+	}
+	ctx = context.WithValue(ctx, serviceinformer.Key{}, routeIndexedServices{services})
+	i := route.NewController(ctx, cmw)
 	impl.Store(i)
 	return i
 }

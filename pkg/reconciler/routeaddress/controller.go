@@ -74,15 +74,24 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		// informer, which is ours alone.
 		logger.Errorw("Failed to add the EndpointSlice index", "error", err)
 	}
+	for _, inf := range []cache.SharedIndexInformer{serviceInformer.Informer(), endpointsInformer.Informer()} {
+		if err := IndexByRoute(inf.GetIndexer()); err != nil {
+			// Only once the informers have started, which they have not
+			// while controllers are constructed.
+			logger.Errorw("Failed to add the Route index", "error", err)
+		}
+	}
 	c := &Reconciler{
-		kubeclient:      kubeclient.Get(ctx),
-		ingressLister:   ingressInformer.Lister(),
-		serviceLister:   serviceInformer.Lister(),
-		endpointsLister: endpointsInformer.Lister(),
-		sliceLister:     sliceInformer.Lister(),
-		sliceIndexer:    sliceInformer.Informer().GetIndexer(),
-		expect:          newExpectations(),
-		warned:          newWarned(),
+		kubeclient:       kubeclient.Get(ctx),
+		ingressLister:    ingressInformer.Lister(),
+		serviceLister:    serviceInformer.Lister(),
+		endpointsLister:  endpointsInformer.Lister(),
+		sliceLister:      sliceInformer.Lister(),
+		sliceIndexer:     sliceInformer.Informer().GetIndexer(),
+		serviceIndexer:   serviceInformer.Informer().GetIndexer(),
+		endpointsIndexer: endpointsInformer.Informer().GetIndexer(),
+		expect:           newExpectations(),
+		warned:           newWarned(),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })

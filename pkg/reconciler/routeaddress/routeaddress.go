@@ -27,6 +27,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -63,7 +64,10 @@ type Reconciler struct {
 	sliceLister     discoveryv1listers.EndpointSliceLister
 	// sliceIndexer is the slice informer's store, indexed by sliceIndex.
 	sliceIndexer cache.Indexer
-	tracker      tracker.Interface
+	// serviceIndexer and endpointsIndexer are those informers' stores,
+	// indexed by RouteIndex.
+	serviceIndexer, endpointsIndexer cache.Indexer
+	tracker                          tracker.Interface
 
 	// expect holds writes the informers have not shown yet.
 	expect *expectations
@@ -190,12 +194,12 @@ func (c *Reconciler) actual(r *v1.Route, placeholders []*resources.Placeholder) 
 		names[i] = ph.Service.Name
 	}
 
-	svcs, err := c.serviceLister.Services(ns).List(sel)
+	svcs, err := byRoute[*corev1.Service](c.serviceIndexer, ns, r.Name)
 	if err != nil {
 		return a, fmt.Errorf("failed to list Services: %w", err)
 	}
 	a.Services = svcs
-	eps, err := c.endpointsLister.Endpoints(ns).List(sel)
+	eps, err := byRoute[*corev1.Endpoints](c.endpointsIndexer, ns, r.Name)
 	if err != nil {
 		return a, fmt.Errorf("failed to list Endpoints: %w", err)
 	}
@@ -224,6 +228,47 @@ func (c *Reconciler) actual(r *v1.Route, placeholders []*resources.Placeholder) 
 	}
 	a.Slices = ss
 	return a, nil
+}
+
+// RouteIndex indexes objects by the Route their serving.knative.dev/route
+// label names, under "{namespace}/{route}", so that a reconcile reads its
+// Route's Services and Endpoints without listing its namespace.
+const RouteIndex = "serving.knative.dev/route"
+
+func routeIndexFunc(obj interface{}) ([]string, error) {
+	o, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, nil
+	}
+	if r := o.GetLabels()[serving.RouteLabelKey]; r != "" {
+		return []string{o.GetNamespace() + "/" + r}, nil
+	}
+	return nil, nil
+}
+
+// IndexByRoute adds RouteIndex to the informer's indexer unless it has it
+// already (informers are shared between controllers).
+func IndexByRoute(idx cache.Indexer) error {
+	if _, ok := idx.GetIndexers()[RouteIndex]; ok {
+		return nil
+	}
+	return idx.AddIndexers(cache.Indexers{RouteIndex: routeIndexFunc})
+}
+
+// byRoute returns the objects of type T in idx that carry the label of the
+// Route ns/route.
+func byRoute[T any](idx cache.Indexer, ns, route string) ([]T, error) {
+	objs, err := idx.ByIndex(RouteIndex, ns+"/"+route)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, 0, len(objs))
+	for _, o := range objs {
+		if t, ok := o.(T); ok {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // sliceIndex indexes EndpointSlices by the Route label and by the Service

@@ -672,16 +672,24 @@ func factory() Factory {
 		if err := slices.AddIndexers(cache.Indexers{sliceIndex: sliceIndexFunc}); err != nil {
 			panic(err)
 		}
+		services, endpoints := listers.IndexerFor(&corev1.Service{}), listers.IndexerFor(&corev1.Endpoints{})
+		for _, idx := range []cache.Indexer{services, endpoints} {
+			if err := IndexByRoute(idx); err != nil {
+				panic(err)
+			}
+		}
 		r := &Reconciler{
-			kubeclient:      fakekubeclient.Get(ctx),
-			ingressLister:   listers.GetIngressLister(),
-			serviceLister:   listers.GetK8sServiceLister(),
-			endpointsLister: listers.GetEndpointsLister(),
-			sliceLister:     endpointSliceLister(listers),
-			sliceIndexer:    slices,
-			tracker:         ctx.Value(TrackerKey).(tracker.Interface),
-			expect:          newExpectations(),
-			warned:          newWarned(),
+			kubeclient:       fakekubeclient.Get(ctx),
+			ingressLister:    listers.GetIngressLister(),
+			serviceLister:    listers.GetK8sServiceLister(),
+			endpointsLister:  listers.GetEndpointsLister(),
+			sliceLister:      endpointSliceLister(listers),
+			sliceIndexer:     slices,
+			serviceIndexer:   services,
+			endpointsIndexer: endpoints,
+			tracker:          ctx.Value(TrackerKey).(tracker.Interface),
+			expect:           newExpectations(),
+			warned:           newWarned(),
 		}
 		if w, ok := ctx.Value(warnedKey{}).([]string); ok {
 			r.warned.seed(k8stypes.NamespacedName{Namespace: rt.Namespace, Name: rt.RouteName}, w)
