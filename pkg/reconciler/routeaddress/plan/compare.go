@@ -238,7 +238,7 @@ func updatedSlice(want, have *discoveryv1.EndpointSlice) *discoveryv1.EndpointSl
 	out.Labels = merged(have.Labels, want.Labels, nil)
 	out.Annotations = merged(have.Annotations, want.Annotations, nil)
 	// The controller reference is want's (the Service); others stay.
-	out.OwnerReferences = slices.DeleteFunc(slices.Clone(have.OwnerReferences), func(r metav1.OwnerReference) bool {
+	out.OwnerReferences = slices.DeleteFunc(out.OwnerReferences, func(r metav1.OwnerReference) bool {
 		return ptr.Deref(r.Controller, false)
 	})
 	out.OwnerReferences = append(out.OwnerReferences, want.OwnerReferences...)
