@@ -14,15 +14,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# Generates the upstream pull requests as numbered patches: one series
-# against knative.dev/networking and one against knative.dev/serving, at the
+# Generates the upstream pull requests as numbered patches: one series each
+# against knative.dev/pkg, knative.dev/networking and knative.dev/serving, at the
 # versions go.mod pins, from this repository's packages (import paths
 # rewritten) and the hand-written hunks under hack/upstream/. docs/upstream.md
 # describes the series.
 #
 # Usage: hack/upstream-patch.sh [OUT]   (default .cache/upstream, ignored)
-# Leaves OUT/patches/{networking,serving}/NNNN-*.patch, and in
-# OUT/{networking,serving} git trees with one commit per patch on top of the
+# Leaves OUT/patches/{pkg,networking,serving}/NNNN-*.patch, and in
+# OUT/{pkg,networking,serving} git trees with one commit per patch on top of the
 # pristine module ("base" tag).
 
 set -o errexit
@@ -35,9 +35,10 @@ OUT="$(mkdir -p "${1:-.cache/upstream}" && cd "${1:-.cache/upstream}" && pwd)"
 HUNKS="${REPO_ROOT_DIR}/hack/upstream"
 RA=pkg/reconciler/routeaddress
 
-go mod download knative.dev/serving knative.dev/networking
+go mod download knative.dev/serving knative.dev/networking knative.dev/pkg
 SERVING_DIR="$(go list -m -f '{{.Dir}}' knative.dev/serving)"
 NETWORKING_DIR="$(go list -m -f '{{.Dir}}' knative.dev/networking)"
+PKG_DIR="$(go list -m -f '{{.Dir}}' knative.dev/pkg)"
 
 git_() { git -c user.name="route-address" -c user.email="route-address@knative.dev" \
   -c commit.gpgsign=false -c core.autocrlf=false "$@"; }
@@ -85,6 +86,8 @@ send_pkg() {
 
 NETWORKING="${OUT}/networking"
 SERVING="${OUT}/serving"
+PKG="${OUT}/pkg"
+fresh "${PKG}" "${PKG_DIR}"
 fresh "${NETWORKING}" "${NETWORKING_DIR}"
 # Module zips leave out symlinks: put back the one networking's config test
 # reads, in the base commit.
@@ -104,6 +107,18 @@ done
 git_ -C "${SERVING}" add -A
 git_ -C "${SERVING}" commit -q --amend --no-edit
 git_ -C "${SERVING}" tag -f base >/dev/null
+
+# --- pkg --------------------------------------------------------------------
+git_ -C "${PKG}" apply "${HUNKS}/pkg-twolane.patch"
+commit "${PKG}" "controller: an item added to the fast lane is not queued behind the slow lane" \
+"The two-lane queue moved every slow-lane item into its consumer queue as
+soon as the fast lane was empty, so an item enqueued (fast) right after a
+global resync (slow) was handed out after every item of the resync: with
+5 000 Routes, a new Route waited for all of them. Slow-lane items now move
+into the consumer queue one at a time, only when it is empty (Get signals
+it), so a fast item waits behind at most the one slow item already handed
+over. TestFastNotBehindSlow: the fast item came out 101st of 101 before,
+at most 2nd now."
 
 # --- networking -------------------------------------------------------------
 cp "${RA}/config/route_address.go" "${RA}/config/route_address_test.go" "${NETWORKING}/pkg/config/"
@@ -155,10 +170,13 @@ nothing changes."
 
 rm -rf "${OUT}/patches"
 mkdir -p "${OUT}/patches"
+git_ -C "${PKG}" format-patch -q --no-signature -o "${OUT}/patches/pkg" base
 git_ -C "${NETWORKING}" format-patch -q --no-signature -o "${OUT}/patches/networking" base
 git_ -C "${SERVING}" format-patch -q --no-signature -o "${OUT}/patches/serving" base
 echo "patches in ${OUT}/patches:"
 (cd "${OUT}/patches" && ls */*.patch)
+echo "diff stat: pkg"
+git_ -C "${PKG}" diff --shortstat base
 echo "diff stat: networking"
 git_ -C "${NETWORKING}" diff --shortstat base
 echo "diff stat: serving"

@@ -15,8 +15,8 @@
 # limitations under the License.
 
 # Verifies the upstream patch series (hack/upstream-patch.sh): applies the
-# patches one by one to fresh knative.dev/networking and knative.dev/serving
-# trees, builds each step, then builds, vets and tests the patched trees,
+# patches one by one to fresh knative.dev/pkg (its controller package's
+# tests run), knative.dev/networking and knative.dev/serving trees, builds each step, then builds, vets and tests the patched trees,
 # and checks that serving needs no module it did not need before (its
 # go.mod unchanged but for a replace of networking by the patched tree).
 #
@@ -34,6 +34,7 @@ OUT="$(mkdir -p "${1:-.cache/upstream}" && cd "${1:-.cache/upstream}" && pwd)"
 PATCHES="${OUT}/generated/patches"
 NETWORKING="${OUT}/verify/networking"
 SERVING="${OUT}/verify/serving"
+PKG="${OUT}/verify/pkg"
 mkdir -p "${OUT}/verify"
 
 git_() { git -c user.name="route-address" -c user.email="route-address@knative.dev" \
@@ -44,12 +45,20 @@ fresh() {
   git_ clone -q "${OUT}/generated/$(basename "$1")" "$1"
   git_ -C "$1" checkout -q --detach base
 }
+fresh "${PKG}"
 fresh "${NETWORKING}"
 fresh "${SERVING}"
 
 # The modules each tree builds with, before the patches.
 (cd "${NETWORKING}" && go list -m all) > "${OUT}/verify/networking.modules.before"
 (cd "${SERVING}" && go list -m all) > "${OUT}/verify/serving.modules.before"
+
+echo "=== pkg: apply each patch; build, vet and test ./controller/... (with -race)"
+for p in "${PATCHES}"/pkg/*.patch; do
+  git_ -C "${PKG}" am -q "$p"
+  echo "applied: pkg/$(basename "$p")"
+done
+(cd "${PKG}" && go build ./controller/... && go vet ./controller/... && go test -count=1 -race ./controller/...)
 
 echo "=== networking: apply and build each patch"
 for p in "${PATCHES}"/networking/*.patch; do
