@@ -39,7 +39,7 @@ go test -count=1 ./...
 echo "=== mutation check (hack/mutation.sh: gremlins on the routeaddress tree, efficacy >= 95 %, mutant coverage >= 90 %)"
 ./hack/mutation.sh
 
-echo "=== upstream patch series (docs/upstream.md): applied to serving and networking, built, vetted, tested"
+echo "=== upstream patch series (docs/upstream.md): applied to pkg, networking and serving, built, vetted, tested"
 ./hack/verify-upstream.sh
 
 echo "=== e2e conformance suite (local control plane: etcd, kube-apiserver, kube-controller-manager, CoreDNS)"
