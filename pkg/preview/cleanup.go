@@ -30,10 +30,6 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
-// mirroringManagedBy is the managed-by value of the slices
-// kube-controller-manager mirrors from a selector-less Service's Endpoints.
-const mirroringManagedBy = "endpointslicemirroring-controller.k8s.io"
-
 // CleanupReport says what Cleanup did (or, in a dry run, would do).
 type CleanupReport struct {
 	DryRun bool     `json:"dryRun"`
@@ -134,7 +130,7 @@ func (c Clients) servedOtherwise(ctx context.Context, ns, svc string, s *corev1.
 	deadline := time.Now().Add(wait)
 	for {
 		l, err := c.Kube.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{
-			LabelSelector: discoveryv1.LabelServiceName + "=" + svc + "," + discoveryv1.LabelManagedBy + "=" + mirroringManagedBy,
+			LabelSelector: discoveryv1.LabelServiceName + "=" + svc + "," + discoveryv1.LabelManagedBy + "=" + names.MirroredBy,
 		})
 		if err != nil {
 			return false, "", c.explain(err, "list EndpointSlices")

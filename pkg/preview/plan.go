@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -28,6 +29,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 
@@ -126,6 +128,10 @@ type Operation struct {
 	Kind   string `json:"kind"`
 	Name   string `json:"name"`
 	Reason string `json:"reason"`
+	// Mirrored is true for an operation the controller makes only once
+	// kube-controller-manager has mirrored the Endpoints it wrote before
+	// into an EndpointSlice (plan.Plan's Waiting).
+	Mirrored bool `json:"afterMirroring,omitempty"`
 }
 
 // Name is one of a Route's cluster-local names in a plan.
@@ -206,12 +212,22 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *config.RouteAddress) (*
 			rep.Summary.Warnings += len(n.Warnings)
 			rp.Names = append(rp.Names, n)
 		}
-		for i, op := range p.Ops {
-			rp.Operations = append(rp.Operations, Operation{Verb: string(op.Verb), Kind: string(op.Kind), Name: op.Name(), Reason: op.Reason})
-			if op.Kind == plan.KindService && op.Verb == plan.Delete && i+1 < len(p.Ops) &&
-				p.Ops[i+1].Verb == plan.Create && p.Ops[i+1].Kind == plan.KindService && p.Ops[i+1].Name() == op.Name() {
-				rp.Recreates = append(rp.Recreates, op.Name())
+		for round, a := 0, in.Actual; ; round++ {
+			for i, op := range p.Ops {
+				rp.Operations = append(rp.Operations, Operation{Verb: string(op.Verb), Kind: string(op.Kind), Name: op.Name(), Reason: op.Reason, Mirrored: round > 0})
+				if op.Kind == plan.KindService && op.Verb == plan.Delete && i+1 < len(p.Ops) &&
+					p.Ops[i+1].Verb == plan.Create && p.Ops[i+1].Kind == plan.KindService && p.Ops[i+1].Name() == op.Name() {
+					rp.Recreates = append(rp.Recreates, op.Name())
+				}
 			}
+			if len(p.Waiting) == 0 || round == 1 {
+				break
+			}
+			// What follows once kube-controller-manager has mirrored the
+			// Endpoints just written.
+			a = mirrored(applied(a, p.Ops))
+			in.Actual = a
+			p = plan.Make(in)
 		}
 		for _, b := range p.Blocked {
 			rp.Blocked = append(rp.Blocked, fmt.Sprintf("%s %s is not controlled by the Route", b.Kind, b.Name))
@@ -242,6 +258,9 @@ func (rep *Report) WriteTable(w io.Writer) {
 		}
 		fmt.Fprintf(w, "\n%s/%s:\n", r.Namespace, r.Route)
 		for i, op := range r.Operations {
+			if op.Mirrored && (i == 0 || !r.Operations[i-1].Mirrored) {
+				fmt.Fprintln(w, "  once kube-controller-manager has mirrored the Endpoints into EndpointSlices:")
+			}
 			fmt.Fprintf(w, "  %2d. %-6s %-13s %-30s %s\n", i+1, op.Verb, op.Kind, op.Name, op.Reason)
 		}
 		for _, b := range r.Blocked {
@@ -379,4 +398,77 @@ func (st *Status) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(st)
+}
+
+// applied is a after ops, as the apiserver would store them (a Service
+// created gets a UID its slices are bound to).
+func applied(a plan.Actual, ops []plan.Op) plan.Actual {
+	created := map[string]types.UID{}
+	out := plan.Actual{Services: slices.Clone(a.Services), Endpoints: slices.Clone(a.Endpoints), Slices: slices.Clone(a.Slices)}
+	for _, op := range ops {
+		op, err := plan.BindOwner(op, created)
+		if err != nil {
+			continue
+		}
+		switch o := op.Object.(type) {
+		case *corev1.Service:
+			if op.Verb == plan.Create {
+				o = o.DeepCopy()
+				o.UID = types.UID("planned-" + o.Name)
+				created[o.Name] = o.UID
+			}
+			out.Services = put(out.Services, o, op.Verb)
+		case *corev1.Endpoints:
+			out.Endpoints = put(out.Endpoints, o, op.Verb)
+		case *discoveryv1.EndpointSlice:
+			out.Slices = put(out.Slices, o, op.Verb)
+		}
+	}
+	return out
+}
+
+// put replaces, adds or (for Delete) removes o, matched by name.
+func put[T metav1.Object](list []T, o T, verb plan.Verb) []T {
+	list = slices.DeleteFunc(list, func(x T) bool { return x.GetName() == o.GetName() })
+	if verb != plan.Delete {
+		list = append(list, o)
+	}
+	return list
+}
+
+// mirrored adds to a the slices kube-controller-manager mirrors from its
+// Endpoints: those without the skip-mirror label, of a Service without a
+// selector, one slice per address family.
+func mirrored(a plan.Actual) plan.Actual {
+	services := map[string]*corev1.Service{}
+	for _, s := range a.Services {
+		services[s.Name] = s
+	}
+	for _, ep := range a.Endpoints {
+		svc := services[ep.Name]
+		if svc == nil || svc.Spec.Selector != nil || ep.Labels[discoveryv1.LabelSkipMirror] == "true" {
+			continue
+		}
+		byFamily := map[discoveryv1.AddressType][]discoveryv1.Endpoint{}
+		for _, sub := range ep.Subsets {
+			for _, addr := range sub.Addresses {
+				at := discoveryv1.AddressTypeIPv4
+				if strings.Contains(addr.IP, ":") {
+					at = discoveryv1.AddressTypeIPv6
+				}
+				byFamily[at] = append(byFamily[at], discoveryv1.Endpoint{Addresses: []string{addr.IP}})
+			}
+		}
+		for at, eps := range byFamily {
+			a.Slices = append(a.Slices, &discoveryv1.EndpointSlice{
+				ObjectMeta: metav1.ObjectMeta{Namespace: ep.Namespace, Name: ep.Name + "-mirrored-" + strings.ToLower(string(at)), Labels: map[string]string{
+					discoveryv1.LabelServiceName: ep.Name,
+					discoveryv1.LabelManagedBy:   names.MirroredBy,
+				}},
+				AddressType: at,
+				Endpoints:   eps,
+			})
+		}
+	}
+	return a
 }

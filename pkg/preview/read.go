@@ -108,9 +108,12 @@ type cluster struct {
 	services  []*corev1.Service
 	endpoints []*corev1.Endpoints
 	slices    []*discoveryv1.EndpointSlice
-	lister    corev1listers.ServiceLister
-	routeCfg  *routecfg.Config
-	netData   map[string]string
+	// mirrored are the slices kube-controller-manager mirrors from
+	// Endpoints; the planner reads them, nothing here writes them.
+	mirrored []*discoveryv1.EndpointSlice
+	lister   corev1listers.ServiceLister
+	routeCfg *routecfg.Config
+	netData  map[string]string
 }
 
 func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
@@ -173,13 +176,18 @@ func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
 		out.endpoints = append(out.endpoints, &el.Items[i])
 	}
 	esl, err := c.Kube.DiscoveryV1().EndpointSlices(s.ns()).List(ctx, metav1.ListOptions{
-		LabelSelector: discoveryv1.LabelManagedBy + "=" + names.ManagedBy,
+		// Ours, and those mirrored from Endpoints, as the reconciler reads.
+		LabelSelector: discoveryv1.LabelManagedBy + " in (" + names.ManagedBy + "," + names.MirroredBy + ")",
 	})
 	if err != nil {
 		return nil, c.explain(err, "list EndpointSlices")
 	}
 	for i := range esl.Items {
-		out.slices = append(out.slices, &esl.Items[i])
+		if esl.Items[i].Labels[discoveryv1.LabelManagedBy] == names.MirroredBy {
+			out.mirrored = append(out.mirrored, &esl.Items[i])
+		} else {
+			out.slices = append(out.slices, &esl.Items[i])
+		}
 	}
 	return out, nil
 }
@@ -208,7 +216,7 @@ func (cl *cluster) actualFor(r *v1.Route, svcNames []string) plan.Actual {
 			a.Endpoints = append(a.Endpoints, e)
 		}
 	}
-	for _, s := range cl.slices {
+	for _, s := range append(cl.slices, cl.mirrored...) {
 		if match(s, s.Labels[discoveryv1.LabelServiceName]) {
 			a.Slices = append(a.Slices, s)
 		}

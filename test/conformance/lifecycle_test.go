@@ -116,7 +116,7 @@ func gapOf(fs []probeFailure) time.Duration {
 }
 
 // TestTransitions switches the mode ExternalName → EndpointSlices →
-// Endpoints → EndpointsAndSlices → ExternalName while a prober resolves
+// Endpoints → EndpointsAndSlices → ExternalName → Endpoints while a prober resolves
 // the Route's names every 50 ms. Switching among our modes and from
 // ExternalName must lose no lookup; switching back to ExternalName
 // recreates the Services (upstream does, ClusterIP → ExternalName is
@@ -142,9 +142,10 @@ func TestTransitions(t *testing.T) {
 		description string
 	}{
 		{config.ModeEndpointSlices, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"%s-ipv4 IPv4 198.19.0.30"}}, false, "ExternalName → headless is an update"},
-		{config.ModeEndpoints, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, Mirrored: 1}, false, "Endpoints created before slices deleted"},
+		{config.ModeEndpoints, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, Mirrored: 1}, false, "slices deleted once the Endpoints are mirrored"},
 		{config.ModeEndpointsAndSlices, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, SkipMirror: true, Slices: []string{"%s-ipv4 IPv4 198.19.0.30"}}, false, "slices created, label added"},
 		{config.ModeExternalName, shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}, true, "upstream recreates headless → ExternalName"},
+		{config.ModeEndpoints, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, Mirrored: 1}, false, "headless once the Endpoints are mirrored"},
 	}
 	for _, s := range steps {
 		setMode(t, s.mode, config.FallbackEnabled)

@@ -142,6 +142,18 @@ func TestPlanOneNamespaceJSON(t *testing.T) {
 	golden(t, "plan-default-json", out)
 }
 
+// TestPlanEndpointsAfterMirroring: in Endpoints mode an ExternalName
+// Service turns headless only once kube-controller-manager has mirrored
+// the new Endpoints; the plan lists that second step, marked.
+func TestPlanEndpointsAfterMirroring(t *testing.T) {
+	c, _, _ := world("ExternalName")
+	code, out, errOut := run(t, c, "plan", "--mode", "Endpoints", "-n", "default")
+	if code != 0 {
+		t.Fatalf("exit code = %d; stderr: %s", code, errOut)
+	}
+	golden(t, "plan-endpoints", out)
+}
+
 func TestStatus(t *testing.T) {
 	c, _, _ := world("Endpoints")
 	code, out, errOut := run(t, c, "status", "-A")

@@ -55,10 +55,12 @@ import (
 // ownership under.
 const AgentName = "routeaddress-controller"
 
-// SliceSelector selects the EndpointSlices this reconciler writes. The
-// binary registers it with knative.dev/pkg's filtered informer factory so
-// that only our slices are cached, however many others the cluster has.
-const SliceSelector = discoveryv1.LabelManagedBy + "=" + names.ManagedBy
+// SliceSelector selects the EndpointSlices this reconciler writes and those
+// kube-controller-manager mirrors from Endpoints (a name in Endpoints mode
+// answers through them). The binary registers it with knative.dev/pkg's
+// filtered informer factory so that only those are cached, however many
+// others the cluster has.
+const SliceSelector = discoveryv1.LabelManagedBy + " in (" + names.ManagedBy + "," + names.MirroredBy + ")"
 
 // NewController creates the routeaddress controller.
 func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl {
@@ -126,7 +128,8 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	serviceInformer.Informer().AddEventHandler(handleControllerOf)
 	endpointsInformer.Informer().AddEventHandler(handleControllerOf)
 	// Our slices are controlled by their Service (earlier ones by the
-	// Route); both carry the Route's label.
+	// Route); both carry the Route's label, and so do the slices mirrored
+	// from the Route's Endpoints, which copy their labels.
 	sliceInformer.Informer().AddEventHandler(cache.FilteringResourceEventHandler{
 		FilterFunc: pkgreconciler.LabelExistsFilterFunc(serving.RouteLabelKey),
 		Handler:    controller.HandleAll(impl.EnqueueLabelOfNamespaceScopedResource("", serving.RouteLabelKey)),

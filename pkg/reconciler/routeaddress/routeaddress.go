@@ -120,8 +120,18 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 			recorder.Eventf(r, corev1.EventTypeNormal, pastTense[v], "%s %s", pastTense[v], strings.Join(out.done[v], ", "))
 		}
 	}
+	if err == nil && len(p.Waiting) > 0 {
+		// The mirrored slice's event reconciles the Route again; this is
+		// the safety net, and keeps retrying while mirroring is off.
+		logging.FromContext(ctx).Infof("Waiting for kube-controller-manager to mirror the Endpoints %s into EndpointSlices", strings.Join(p.Waiting, ", "))
+		return controller.NewRequeueAfter(mirrorWait)
+	}
 	return err
 }
+
+// mirrorWait is how long a Route whose Endpoints are not mirrored yet waits
+// before it is reconciled again if no mirrored slice shows up.
+const mirrorWait = 5 * time.Second
 
 // report records the Warnings about the Route's state that are new since
 // its last reconcile (see warned).
@@ -220,7 +230,8 @@ func (c *Reconciler) actual(r *v1.Route, placeholders []*resources.Placeholder) 
 			a.Endpoints = append(a.Endpoints, ep)
 		}
 	}
-	// The informer holds our slices only; of those, the Route's and those
+	// The informer holds our slices and those mirrored from Endpoints; of
+	// those, the Route's and those
 	// of a wanted name.
 	ss, err := c.routeSlices(ns, r.Name, names)
 	if err != nil {

@@ -32,6 +32,7 @@ import (
 	k8stypes "k8s.io/apimachinery/pkg/types"
 	clientgotesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	fakekubeclient "knative.dev/pkg/client/injection/kube/client/fake"
@@ -160,6 +161,16 @@ func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode c
 		out[n] = a
 	}
 	return out
+}
+
+// mirroredSlice is the slice kube-controller-manager mirrors from the
+// Endpoints name holding ips.
+func mirroredSlice(name string, ips ...string) *discoveryv1.EndpointSlice {
+	s := liveOne(rt.Slice(name, discoveryv1.AddressTypeIPv4, ips...))
+	s.Name = name + "-x7k2p"
+	s.Labels[discoveryv1.LabelManagedBy] = names.MirroredBy
+	s.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Endpoints", Name: name, UID: k8stypes.UID("uid-" + name), Controller: ptr.To(true)}}
+	return s
 }
 
 // live returns the objects as the apiserver stores them: defaulted, with
@@ -376,10 +387,10 @@ func TestReconcile(t *testing.T) {
 		Ctx:     withMode(eps, on),
 		Objects: base(route, lbIP2, live(objects(d(lbIP, eps, on))...)...),
 		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(d(lbIP2, eps, on)[tg].Endpoints)),
 			updateOf(withUID(liveOne(d(lbIP2, eps, on)[tg].Slices[0]))),
-			updateOf(withUID(d(lbIP2, eps, on)[h].Endpoints)),
+			updateOf(withUID(d(lbIP2, eps, on)[tg].Endpoints)),
 			updateOf(withUID(liveOne(d(lbIP2, eps, on)[h].Slices[0]))),
+			updateOf(withUID(d(lbIP2, eps, on)[h].Endpoints)),
 		},
 		// Updates are logged, not evented.
 	}, TableRow{
@@ -580,17 +591,31 @@ func TestReconcile(t *testing.T) {
 			updateOf(withUID(withLabel(desired(untagged, lbIP, ep, on)[h].Endpoints.DeepCopy(), discoveryv1.LabelSkipMirror, "true"))),
 		},
 		WantEvents: []string{created(plan.KindEndpointSlice, h+"-ipv4")},
+		// The label makes kube-controller-manager delete the mirrored
+		// slice: ours must be there by then.
+		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpointslices hello-ipv4", "update endpoints hello")},
 	}, TableRow{
-		Name:    "switch EndpointsAndSlices → Endpoints: skip-mirror label off, slices deleted last",
+		Name:    "switch EndpointsAndSlices → Endpoints: skip-mirror label off, slices kept until mirrored",
 		Key:     key,
 		Ctx:     withMode(ep, on),
 		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, eps, on))...)...),
 		WantUpdates: []clientgotesting.UpdateActionImpl{
 			updateOf(withUID(desired(untagged, lbIP, ep, on)[h].Endpoints)),
 		},
-		WantDeletes:    []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
-		WantEvents:     []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
-		PostConditions: []func(*testing.T, *TableRow){inOrder("update endpoints hello", "delete endpointslices hello-ipv4")},
+		WantErr: true, // requeued: waiting for the mirrored slice
+	}, TableRow{
+		Name:        "switch EndpointsAndSlices → Endpoints: our slices go once the Endpoints are mirrored",
+		Key:         key,
+		Ctx:         withMode(ep, on),
+		Objects:     base(untagged, lbIP, append(live(desired(untagged, lbIP, ep, on)[h].Service, desired(untagged, lbIP, ep, on)[h].Endpoints, desired(untagged, lbIP, eps, on)[h].Slices[0]), mirroredSlice(h, "10.0.0.7"))...),
+		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
+		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
+	}, TableRow{
+		Name:    "switch EndpointsAndSlices → Endpoints: a mirrored slice with other addresses is not enough",
+		Key:     key,
+		Ctx:     withMode(ep, on),
+		Objects: base(untagged, lbIP, append(live(desired(untagged, lbIP, ep, on)[h].Service, desired(untagged, lbIP, ep, on)[h].Endpoints, desired(untagged, lbIP, eps, on)[h].Slices[0]), mirroredSlice(h, "10.0.0.9"))...),
+		WantErr: true,
 	}, TableRow{
 		Name:    "switch EndpointsAndSlices → ExternalName with an IP: the labels come off for upstream",
 		Key:     key,
@@ -600,14 +625,21 @@ func TestReconcile(t *testing.T) {
 			updateOf(withUID(liveOne(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel)))),
 		},
 	}, TableRow{
-		Name:           "switch EndpointSlices → Endpoints: Endpoints first, slices deleted last",
-		Key:            key,
-		Ctx:            withMode(ep, on),
-		Objects:        base(untagged, lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
-		WantCreates:    []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
-		WantDeletes:    []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
-		WantEvents:     []string{created(plan.KindEndpoints, h), deleted(plan.KindEndpointSlice, h+"-ipv4")},
-		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpoints hello", "delete endpointslices hello-ipv4")},
+		Name:        "switch EndpointSlices → Endpoints: Endpoints first, slices kept until mirrored",
+		Key:         key,
+		Ctx:         withMode(ep, on),
+		Objects:     base(untagged, lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WantCreates: []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
+		WantEvents:  []string{created(plan.KindEndpoints, h)},
+		WantErr:     true, // requeued: waiting for the mirrored slice
+	}, TableRow{
+		Name:        "switch ExternalName → Endpoints: Endpoints first, the Service stays ExternalName until mirrored",
+		Key:         key,
+		Ctx:         withMode(ep, on),
+		Objects:     base(untagged, lbIP, live(upstreamObjects(untagged, lbInternal)...)...),
+		WantCreates: []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
+		WantEvents:  []string{created(plan.KindEndpoints, h)},
+		WantErr:     true,
 	})
 
 	// Slices are controlled by their Service (issue 14).

@@ -29,6 +29,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 	"knative.dev/pkg/kmeta"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
@@ -102,9 +104,10 @@ var wantAddresses = map[string][]string{
 	lbInternal.name:  {"10.96.100.10:80/http2"},
 }
 
-// addressesOf lists the addresses:port/name of the Endpoints and slices
-// of the Service name in s, per kind.
-func addressesOf(s *apiserver, name string) (endpoints, slices []string) {
+// addressesOf lists the addresses:port/name of the Endpoints, of the
+// slices written by anybody but kube-controller-manager's mirroring, and
+// of the slices it mirrored, of the Service name in s.
+func addressesOf(s *apiserver, name string) (endpoints, slices, mirrored []string) {
 	if ep := s.endpoints[name]; ep != nil {
 		for _, ss := range ep.Subsets {
 			for _, a := range ss.Addresses {
@@ -119,15 +122,19 @@ func addressesOf(s *apiserver, name string) (endpoints, slices []string) {
 		if sl.Labels[discoveryv1.LabelServiceName] != name {
 			continue
 		}
+		out := &slices
+		if sl.Labels[discoveryv1.LabelManagedBy] == names.MirroredBy {
+			out = &mirrored
+		}
 		for _, e := range sl.Endpoints {
 			for _, a := range e.Addresses {
 				for _, p := range sl.Ports {
-					slices = append(slices, fmt.Sprintf("%s:%d/%s", a, *p.Port, *p.Name))
+					*out = append(*out, fmt.Sprintf("%s:%d/%s", a, *p.Port, *p.Name))
 				}
 			}
 		}
 	}
-	return endpoints, slices
+	return endpoints, slices, mirrored
 }
 
 var tags = []string{"", Tag}
@@ -382,6 +389,7 @@ func TestTransitionMatrix(t *testing.T) {
 				if err != nil {
 					t.Fatal("building the starting state:", err)
 				}
+				s.mirror(true)
 				before := s.actual()
 				e := newEnv(tt.lb, tt.mode, tt.fb)
 				in, err := e.input(before)
@@ -393,11 +401,18 @@ func TestTransitionMatrix(t *testing.T) {
 
 				checkForeignUntouched(t, e.route, p)
 				checkOrder(t, p)
+				checkAnswersThroughout(t, before, p)
 				if err := s.apply(p.Ops); err != nil {
 					t.Fatal("the apiserver refused the plan:", err)
 				}
 				switch {
 				case tt.mode.Managed():
+					afterMirroring(t, s, p, e.input, func(now plan.Actual, p plan.Plan) {
+						fmt.Fprintf(&golden, "  once mirrored:\n%s", describeFrom(p, now))
+						checkForeignUntouched(t, e.route, p)
+						checkOrder(t, p)
+						checkAnswersThroughout(t, now, p)
+					})
 					checkConverged(t, e, s, before)
 				case f.ours && tt.lb.name == lbNone.name:
 					// The load balancer is gone: our last addresses stay
@@ -437,6 +452,30 @@ func TestTransitionMatrix(t *testing.T) {
 	}
 	if diff := cmp.Diff(string(want), golden.String()); diff != "" {
 		t.Error("plans differ from testdata/transitions.golden (-want +got); if intended, run with -update:\n", diff)
+	}
+}
+
+// afterMirroring applies the plans that follow p while it waits for
+// kube-controller-manager to mirror Endpoints (apply plays the mirroring),
+// calling check, if any, on each before it is applied.
+func afterMirroring(t *testing.T, s *apiserver, p plan.Plan, input func(plan.Actual) (plan.Input, error), check func(now plan.Actual, p plan.Plan)) {
+	t.Helper()
+	for round := 1; len(p.Waiting) > 0; round++ {
+		if round == 3 {
+			t.Fatalf("still waiting for mirroring after %d plans: %v", round, p.Waiting)
+		}
+		now := s.actual()
+		in, err := input(now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = plan.Make(in)
+		if check != nil {
+			check(now, p)
+		}
+		if err := s.apply(p.Ops); err != nil {
+			t.Fatalf("the apiserver refused the plan once mirrored: %v\n%s", err, describe(p))
+		}
 	}
 }
 
@@ -519,7 +558,7 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 		svc := s.services[tg.Name]
 		if blocked[tg.Name] {
 			if svc != nil && !metav1.IsControlledBy(svc, e.route) {
-				eps, sls := addressesOf(s, tg.Name)
+				eps, sls, _ := addressesOf(s, tg.Name)
 				if len(eps)+len(sls) > 0 && s.endpoints[tg.Name] != nil && metav1.IsControlledBy(s.endpoints[tg.Name], e.route) {
 					t.Errorf("our Endpoints %s hold addresses for somebody else's Service", tg.Name)
 				}
@@ -557,12 +596,16 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 		// What a user checks, against the literal table: the addresses
 		// and ports each kind of endpoints holds in this mode.
 		if want, ok := wantAddresses[e.lb.name]; ok {
-			eps, sls := addressesOf(s, tg.Name)
+			eps, sls, mirrored := addressesOf(s, tg.Name)
 			if wantEps := map[bool][]string{true: want}[e.cfg.Mode.WritesEndpoints()]; fmt.Sprint(eps) != fmt.Sprint(wantEps) {
 				t.Errorf("Endpoints %s hold %v, want %v", tg.Name, eps, wantEps)
 			}
 			if wantSls := map[bool][]string{true: want}[e.cfg.Mode.WritesEndpointSlices()]; fmt.Sprint(sls) != fmt.Sprint(wantSls) {
 				t.Errorf("EndpointSlices of %s hold %v, want %v", tg.Name, sls, wantSls)
+			}
+			// Kubernetes mirrors our Endpoints unless we write the slices.
+			if wantMirrored := map[bool][]string{true: want}[!e.cfg.Mode.WritesEndpointSlices()]; fmt.Sprint(mirrored) != fmt.Sprint(wantMirrored) {
+				t.Errorf("mirrored EndpointSlices of %s hold %v, want %v", tg.Name, mirrored, wantMirrored)
 			}
 		}
 		if tg.Service.Spec.Type == corev1.ServiceTypeExternalName && e.cfg.ExternalNameFallback == config.FallbackDisabled {
@@ -584,6 +627,9 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 		case blocked[tg.Name]:
 			// Foreign slices stay; ours go when the Service is not ours.
 			for _, sl := range s.slices {
+				if sl.Labels[discoveryv1.LabelManagedBy] == names.MirroredBy {
+					continue
+				}
 				if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && !routeOwns(sl, e.route) {
 					wantSlices++
 				} else if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && s.services[tg.Name] != nil && !metav1.IsControlledBy(s.services[tg.Name], e.route) {
@@ -594,7 +640,7 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 			}
 		case tg.Keep:
 			for _, sl := range old.slices {
-				if sl.Labels[discoveryv1.LabelServiceName] == tg.Name {
+				if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && sl.Labels[discoveryv1.LabelManagedBy] != names.MirroredBy {
 					wantSlices++
 				}
 			}
@@ -602,8 +648,14 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 			wantSlices += len(tg.Slices)
 		}
 	}
-	if len(s.slices) != wantSlices {
-		t.Errorf("%d EndpointSlices left, want %d: %v", len(s.slices), wantSlices, sortedKeys(s.slices))
+	var left []string
+	for _, n := range sortedKeys(s.slices) {
+		if s.slices[n].Labels[discoveryv1.LabelManagedBy] != names.MirroredBy {
+			left = append(left, n)
+		}
+	}
+	if len(left) != wantSlices {
+		t.Errorf("%d EndpointSlices left, want %d: %v", len(left), wantSlices, left)
 	}
 }
 
@@ -618,14 +670,17 @@ func checkReleased(t *testing.T, e env, s, fresh *apiserver, compare bool) {
 		if err := e.upstream(s); err != nil {
 			t.Fatal("upstream:", err)
 		}
-		in, err := e.input(s.actual())
+		s.mirror(true)
+		now := s.actual()
+		in, err := e.input(now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := plan.Make(in)
-		if len(p.Ops) == 0 {
+		if len(p.Ops) == 0 && len(p.Waiting) == 0 {
 			break
 		}
+		checkAnswersThroughout(t, now, p)
 		if err := s.apply(p.Ops); err != nil {
 			t.Fatal("the apiserver refused the plan:", err)
 		}
@@ -679,5 +734,77 @@ func target(a *resources.Addressing) plan.Target {
 		Slices:    a.Slices,
 		Upstream:  plan.Upstream{Ready: a.Upstream.Ready, Endpoints: a.Upstream.Endpoints, Refused: a.Upstream.Refused},
 		Keep:      a.Keep,
+	}
+}
+
+// answers reports whether a DNS lookup of the Service name would get an
+// answer in s: a CNAME, a cluster IP, or a ready address in an
+// EndpointSlice of a headless Service (CoreDNS reads slices, not
+// Endpoints).
+func answers(s *apiserver, name string) bool {
+	svc := s.services[name]
+	if svc == nil {
+		return false
+	}
+	if svc.Spec.Type == corev1.ServiceTypeExternalName || svc.Spec.ClusterIP != corev1.ClusterIPNone {
+		return true
+	}
+	for _, sl := range s.slices {
+		if sl.Labels[discoveryv1.LabelServiceName] != name {
+			continue
+		}
+		for _, e := range sl.Endpoints {
+			if len(e.Addresses) > 0 && ptr.Deref(e.Conditions.Ready, true) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkAnswersThroughout replays p on before one operation at a time: a
+// name that answers before the plan and after it (once mirrored) answers
+// after every operation, unless the plan recreates its Service (ClusterIP
+// ↔ ExternalName is immutable), the one gap there is. Mirroring takes its
+// time: while the plan runs, a mirrored slice goes as soon as its
+// Endpoints stop being mirrored, and none is made.
+func checkAnswersThroughout(t *testing.T, before plan.Actual, p plan.Plan) {
+	t.Helper()
+	end := newAPIServer(before)
+	if err := end.apply(p.Ops); err != nil {
+		return // reported by the caller
+	}
+	s := newAPIServer(before)
+	recreated := map[string]bool{}
+	for _, op := range p.Ops {
+		if op.Kind == plan.KindService && op.Verb == plan.Delete {
+			recreated[op.Name()] = true
+		}
+	}
+	var watched []string
+	for _, name := range sortedKeys(s.services) {
+		if answers(s, name) && answers(end, name) && !recreated[name] {
+			watched = append(watched, name)
+		}
+	}
+	created := map[string]types.UID{}
+	for i, op := range p.Ops {
+		op, err := plan.BindOwner(op, created)
+		if err == nil {
+			err = s.do(op)
+		}
+		if err != nil {
+			return
+		}
+		if op.Kind == plan.KindService && op.Verb == plan.Create {
+			created[op.Name()] = s.services[op.Name()].UID
+		}
+		s.collectGarbage()
+		s.mirror(false)
+		for _, name := range watched {
+			if !answers(s, name) {
+				t.Errorf("%s answers no address after operation %d, %s %s %s (%s)", name, i+1, op.Verb, op.Kind, op.Name(), op.Reason)
+			}
+		}
 	}
 }

@@ -25,6 +25,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/utils/ptr"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
@@ -59,7 +61,7 @@ func Make(in Input) Plan {
 	if len(ops) == 0 {
 		ops = nil
 	}
-	return Plan{Ops: ops, Blocked: p.blocked, Kept: p.kept}
+	return Plan{Ops: ops, Blocked: p.blocked, Kept: p.kept, Waiting: p.waiting}
 }
 
 type planner struct {
@@ -73,6 +75,9 @@ type planner struct {
 	// slices are ours, sorted by the name of the Service they serve, then
 	// by name.
 	slices []*discoveryv1.EndpointSlice
+	// mirrored are the slices kube-controller-manager mirrors from
+	// Endpoints.
+	mirrored []*discoveryv1.EndpointSlice
 
 	// The phases, in the order they are sent:
 	// prepare: endpoints for Services that stay (before ExternalName turns headless);
@@ -81,14 +86,17 @@ type planner struct {
 	// cleanup: obsolete endpoints, then orphans.
 	prepareOps, serviceOps, afterOps, cleanupOps []Op
 	blocked                                      []Blocked
-	kept                                         []string
+	kept, waiting                                []string
 }
 
 func (p *planner) index(a Actual) {
 	p.services, p.endpoints = a.Services, a.Endpoints
 	for _, s := range a.Slices {
-		if s.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy {
+		switch s.Labels[discoveryv1.LabelManagedBy] {
+		case names.ManagedBy:
 			p.slices = append(p.slices, s)
+		case names.MirroredBy:
+			p.mirrored = append(p.mirrored, s)
 		}
 	}
 	slices.SortFunc(p.slices, func(a, b *discoveryv1.EndpointSlice) int {
@@ -277,6 +285,12 @@ func (p *planner) target(t *Target) {
 		return
 	}
 
+	// A name in Endpoints mode answers through the slice kube-controller-
+	// manager mirrors from its Endpoints, some time after they are
+	// written: until that slice serves the addresses, an ExternalName
+	// Service is not turned headless and our slices are not deleted.
+	wait := len(t.Slices) == 0 && headless(t.Service) && hasAddresses(t.Endpoints) && !p.mirrorServes(t.Endpoints)
+
 	// Service. Endpoints go before a Service that stays (so an ExternalName
 	// Service turns headless with its addresses already there), after one
 	// that is created or recreated.
@@ -292,8 +306,40 @@ func (p *planner) target(t *Target) {
 				Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: reason})
 			endpointsPhase = &p.afterOps
 		case update:
+			if wait && svc.Spec.Type == corev1.ServiceTypeExternalName {
+				p.waiting = append(p.waiting, t.Name)
+				break
+			}
 			p.serviceOps = append(p.serviceOps, Op{Verb: Update, Kind: KindService, Object: updatedService(t.Service, svc), Reason: reason})
 		}
+	}
+
+	// EndpointSlices, matched by name, controlled by their Service, before
+	// the Endpoints: an Endpoints that gets the skip-mirror label loses its
+	// mirrored slice, and ours must be there by then. The Service's UID is
+	// known here when it stays; the executor fills it in (BindOwner) when
+	// the Service is created by the same plan.
+	var uid types.UID
+	if endpointsPhase == &p.prepareOps {
+		uid = svc.UID
+	}
+	recreated := endpointsPhase == &p.afterOps
+	for _, want := range t.Slices {
+		*endpointsPhase = append(*endpointsPhase, p.sliceOps(want, findSlice(ss, want.Name), svc, uid, recreated)...)
+	}
+	waitSlices := false
+	for _, have := range ss {
+		if findSlice(t.Slices, have.Name) != nil {
+			continue
+		}
+		if wait && !recreated {
+			waitSlices = true
+			continue
+		}
+		p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "not desired"})
+	}
+	if waitSlices && !slices.Contains(p.waiting, t.Name) {
+		p.waiting = append(p.waiting, t.Name)
 	}
 
 	// Endpoints.
@@ -304,23 +350,41 @@ func (p *planner) target(t *Target) {
 	} else if t.Endpoints != nil && !endpointsEqual(t.Endpoints, ep) {
 		*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpoints, Object: updatedEndpoints(t.Endpoints, ep), Reason: "differs"})
 	}
+}
 
-	// EndpointSlices, matched by name, controlled by their Service. The
-	// Service's UID is known here when it stays; the executor fills it in
-	// (BindOwner) when the Service is created by the same plan.
-	var uid types.UID
-	if endpointsPhase == &p.prepareOps {
-		uid = svc.UID
-	}
-	recreated := endpointsPhase == &p.afterOps
-	for _, want := range t.Slices {
-		*endpointsPhase = append(*endpointsPhase, p.sliceOps(want, findSlice(ss, want.Name), svc, uid, recreated)...)
-	}
-	for _, have := range ss {
-		if findSlice(t.Slices, have.Name) == nil {
-			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: have, Reason: "not desired"})
+// headless reports whether svc is a headless Service: its name answers
+// with the addresses of its endpoints.
+func headless(svc *corev1.Service) bool {
+	return svc != nil && svc.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.ClusterIP == corev1.ClusterIPNone
+}
+
+// hasAddresses reports whether ep holds a ready address.
+func hasAddresses(ep *corev1.Endpoints) bool {
+	return ep != nil && slices.ContainsFunc(ep.Subsets, func(s corev1.EndpointSubset) bool { return len(s.Addresses) > 0 })
+}
+
+// mirrorServes reports whether the slices mirrored from the Endpoints of
+// ep's name hold every ready address ep holds.
+func (p *planner) mirrorServes(ep *corev1.Endpoints) bool {
+	have := sets.New[string]()
+	for _, s := range p.mirrored {
+		if s.Labels[discoveryv1.LabelServiceName] != ep.Name {
+			continue
+		}
+		for _, e := range s.Endpoints {
+			if ptr.Deref(e.Conditions.Ready, true) {
+				have.Insert(e.Addresses...)
+			}
 		}
 	}
+	for _, sub := range ep.Subsets {
+		for _, a := range sub.Addresses {
+			if !have.Has(a.IP) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // sliceOps plans one desired slice against the live one of its name (nil
@@ -412,6 +476,11 @@ func (p *planner) release(t *Target) {
 		}
 	}
 	if !handedOver {
+		return
+	}
+	if len(ss) > 0 && headless && hasAddresses(ep) && !p.mirrorServes(ep) {
+		// Upstream's Endpoints answer once they are mirrored.
+		p.waiting = append(p.waiting, t.Name)
 		return
 	}
 	for _, s := range ss {

@@ -31,6 +31,7 @@ import (
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	rnames "knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
@@ -120,6 +121,7 @@ func TestPlanIsIdempotent(t *testing.T) {
 				if err := s.apply(p.Ops); err != nil {
 					t.Fatalf("step %d (%s %s %s tags %v): apiserver refused: %v\n%s", step, mode, fb, l.name, ts, err, describe(p))
 				}
+				afterMirroring(t, s, p, func(a plan.Actual) (plan.Input, error) { return e.inputTags(a, ts) }, nil)
 				withTagsGlobal(ts, func() { checkConverged(t, e, s, before) })
 				if t.Failed() {
 					t.Fatalf("step %d (%s %s %s tags %v) did not converge:\n%s", step, mode, fb, l.name, ts, describe(p))
@@ -186,7 +188,7 @@ func disturb(rng *rand.Rand, s *apiserver) {
 		}
 	}
 	for _, sl := range s.slices {
-		if rng.IntN(3) == 0 {
+		if rng.IntN(3) == 0 && sl.Labels[discoveryv1.LabelManagedBy] != rnames.MirroredBy {
 			sl.Labels["user/extra"] = "1"
 		}
 	}
@@ -258,6 +260,7 @@ func FuzzPlan(f *testing.F) {
 			t.Fatalf("apiserver refused: %v\n%s", err, describe(p))
 		}
 		if mode.Managed() {
+			afterMirroring(t, start, p, e.input, nil)
 			checkConverged(t, e, start, before)
 		}
 	})

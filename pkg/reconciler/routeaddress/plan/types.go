@@ -150,4 +150,9 @@ type Plan struct {
 	// Kept lists the names that have no load balancer and keep serving the
 	// addresses they had.
 	Kept []string
+	// Waiting lists the names whose Endpoints kube-controller-manager has
+	// yet to mirror into an EndpointSlice: until it has, their Service
+	// stays ExternalName and our slices stay, so that the name keeps
+	// answering. The mirrored slice's arrival reconciles the Route again.
+	Waiting []string
 }

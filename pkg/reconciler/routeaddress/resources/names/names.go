@@ -27,6 +27,11 @@ import (
 // EndpointSlice controller nor the mirroring controller touches them.
 const ManagedBy = "routeaddress-controller.knative.dev"
 
+// MirroredBy is the endpointslice.kubernetes.io/managed-by value of the
+// EndpointSlices kube-controller-manager mirrors from Endpoints that lack
+// the skip-mirror label (its endpointslicemirroring controller).
+const MirroredBy = "endpointslicemirroring-controller.k8s.io"
+
 // MarkLabel marks the Endpoints this project writes, so that they are told
 // from upstream's (which carry no mark) when the mode goes back to
 // ExternalName. Its value is ManagedBy.
