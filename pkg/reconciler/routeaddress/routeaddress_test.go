@@ -625,6 +625,24 @@ func TestReconcile(t *testing.T) {
 			updateOf(withUID(liveOne(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel)))),
 		},
 	}, TableRow{
+		Name:    "switch EndpointsAndSlices → ExternalName with an IP: once the labels are off, our slices wait for the mirrored slice",
+		Key:     key,
+		Ctx:     withMode(en, on),
+		Objects: base(untagged, lbIP, live(append(upstreamObjects(untagged, lbIP), desired(untagged, lbIP, es, on)[h].Slices[0])...)...),
+		WantErr: true, // requeued: waiting for the mirrored slice
+	}, TableRow{
+		Name:        "switch EndpointsAndSlices → ExternalName with an IP: our slices go once upstream's Endpoints are mirrored",
+		Key:         key,
+		Ctx:         withMode(en, on),
+		Objects:     base(untagged, lbIP, append(live(append(upstreamObjects(untagged, lbIP), desired(untagged, lbIP, es, on)[h].Slices[0])...), mirroredSlice(h, "10.0.0.7"))...),
+		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
+		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
+	}, TableRow{
+		Name:    "ExternalName with an IP, upstream's Endpoints not mirrored yet and no slice of ours: nothing to wait for",
+		Key:     key,
+		Ctx:     withMode(en, on),
+		Objects: base(untagged, lbIP, live(upstreamObjects(untagged, lbIP)...)...),
+	}, TableRow{
 		Name:        "switch EndpointSlices → Endpoints: Endpoints first, slices kept until mirrored",
 		Key:         key,
 		Ctx:         withMode(ep, on),

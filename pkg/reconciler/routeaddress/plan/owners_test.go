@@ -27,6 +27,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
@@ -243,5 +244,97 @@ func TestTakeBack(t *testing.T) {
 		"Create EndpointSlice hello-ipv4: taken back: addressType changed",
 	}, opLines(plan.Plan{Ops: plan.TakeBack(want, have)})); diff != "" {
 		t.Errorf("other addressType (-want +got):\n%s", diff)
+	}
+}
+
+// TestWaitsForMirroring: a name whose Endpoints only answer once
+// kube-controller-manager has mirrored them keeps its ExternalName Service
+// and our slices until a mirrored slice holds the Endpoints' addresses, and
+// says so in Waiting; nothing waits where nothing is held back.
+func TestWaitsForMirroring(t *testing.T) {
+	const other = "10.9.9.9"
+	mirrored := func(ips ...string) *discoveryv1.EndpointSlice {
+		s := Slice(RouteName, discoveryv1.AddressTypeIPv4, ips...)
+		s.Name, s.UID, s.OwnerReferences = RouteName+"-x7k2p", "mirrored-uid", nil
+		s.Labels[discoveryv1.LabelManagedBy] = names.MirroredBy
+		return s
+	}
+	upstreams := func() *corev1.Endpoints { // upstream's: no mark, no skip-mirror
+		ep := Endpoints(RouteName, []string{gatewayIP})
+		ep.UID, ep.Labels = "ep-uid", map[string]string{"serving.knative.dev/route": RouteName}
+		return ep
+	}
+	ours := func() *corev1.Endpoints {
+		ep := Endpoints(RouteName, []string{gatewayIP})
+		ep.UID = "ep-uid"
+		return ep
+	}
+	released := plan.Target{Name: RouteName, Upstream: plan.Upstream{Ready: true, Endpoints: true}}
+	endpointsMode := plan.Target{Name: RouteName, Service: HeadlessService(RouteName), Endpoints: Endpoints(RouteName, []string{gatewayIP})}
+	tests := []struct {
+		name     string
+		target   plan.Target
+		released bool
+		actual   plan.Actual
+		ops      []string
+		waiting  []string
+	}{{
+		name:     "released: upstream's Endpoints not mirrored yet, our slice stays",
+		target:   released,
+		released: true,
+		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{upstreams()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
+		waiting:  []string{RouteName},
+	}, {
+		name:     "released: mirrored, our slice goes",
+		target:   released,
+		released: true,
+		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{upstreams()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP), mirrored(gatewayIP)}},
+		ops:      []string{"Delete EndpointSlice hello-ipv4: released to upstream"},
+	}, {
+		name:     "released: mirrored with another address, our slice stays",
+		target:   released,
+		released: true,
+		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{upstreams()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP), mirrored(other)}},
+		waiting:  []string{RouteName},
+	}, {
+		name:     "released: no slice of ours, nothing waits",
+		target:   released,
+		released: true,
+		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{upstreams()}},
+	}, {
+		name:    "Endpoints mode: our slice stays until mirrored",
+		target:  endpointsMode,
+		actual:  plan.Actual{Endpoints: []*corev1.Endpoints{ours()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
+		waiting: []string{RouteName},
+	}, {
+		name:   "Endpoints mode: mirrored, our slice goes",
+		target: endpointsMode,
+		actual: plan.Actual{Endpoints: []*corev1.Endpoints{ours()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP), mirrored(gatewayIP)}},
+		ops:    []string{"Delete EndpointSlice hello-ipv4: not desired"},
+	}, {
+		name:    "Endpoints mode from ExternalName: the Endpoints are written, the Service waits",
+		target:  endpointsMode,
+		actual:  plan.Actual{Services: []*corev1.Service{liveService("svc-uid", WithExternalName("gw.example.com"))}},
+		ops:     []string{"Create Endpoints hello: missing"},
+		waiting: []string{RouteName},
+	}, {
+		name:   "Endpoints mode from ExternalName, mirrored: the Service turns headless",
+		target: endpointsMode,
+		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", WithExternalName("gw.example.com"))}, Endpoints: []*corev1.Endpoints{ours()}, Slices: []*discoveryv1.EndpointSlice{mirrored(gatewayIP)}},
+		ops:    []string{"Update Service hello: ExternalName → headless"},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.actual.Services == nil {
+				tc.actual.Services = []*corev1.Service{liveService("svc-uid")}
+			}
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []plan.Target{tc.target}, Actual: tc.actual, Released: tc.released})
+			if diff := cmp.Diff(tc.ops, opLines(p)); diff != "" {
+				t.Errorf("plan (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.waiting, p.Waiting); diff != "" {
+				t.Errorf("Waiting (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

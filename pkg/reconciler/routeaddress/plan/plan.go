@@ -289,7 +289,7 @@ func (p *planner) target(t *Target) {
 	// manager mirrors from its Endpoints, some time after they are
 	// written: until that slice serves the addresses, an ExternalName
 	// Service is not turned headless and our slices are not deleted.
-	wait := len(t.Slices) == 0 && headless(t.Service) && hasAddresses(t.Endpoints) && !p.mirrorServes(t.Endpoints)
+	wait := len(t.Slices) == 0 && headless(t.Service) && t.Endpoints != nil && !p.mirrorServes(t.Endpoints)
 
 	// Service. Endpoints go before a Service that stays (so an ExternalName
 	// Service turns headless with its addresses already there), after one
@@ -358,13 +358,9 @@ func headless(svc *corev1.Service) bool {
 	return svc != nil && svc.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.ClusterIP == corev1.ClusterIPNone
 }
 
-// hasAddresses reports whether ep holds a ready address.
-func hasAddresses(ep *corev1.Endpoints) bool {
-	return ep != nil && slices.ContainsFunc(ep.Subsets, func(s corev1.EndpointSubset) bool { return len(s.Addresses) > 0 })
-}
-
 // mirrorServes reports whether the slices mirrored from the Endpoints of
-// ep's name hold every ready address ep holds.
+// ep's name hold every ready address ep holds (true when it holds none:
+// then there is nothing to wait for).
 func (p *planner) mirrorServes(ep *corev1.Endpoints) bool {
 	have := sets.New[string]()
 	for _, s := range p.mirrored {
@@ -478,7 +474,7 @@ func (p *planner) release(t *Target) {
 	if !handedOver {
 		return
 	}
-	if len(ss) > 0 && headless && hasAddresses(ep) && !p.mirrorServes(ep) {
+	if len(ss) > 0 && headless && ep != nil && !p.mirrorServes(ep) {
 		// Upstream's Endpoints answer once they are mirrored.
 		p.waiting = append(p.waiting, t.Name)
 		return
