@@ -76,27 +76,8 @@ func installKnative(ctx context.Context, cfg *rest.Config, kc kubernetes.Interfa
 	if err != nil {
 		return err
 	}
-	var names []string
-	for _, f := range crdFiles {
-		docs, err := documents(f)
-		if err != nil {
-			return err
-		}
-		for _, d := range docs {
-			var crd apiextensionsv1.CustomResourceDefinition
-			if err := yaml.Unmarshal(d, &crd); err != nil || crd.Kind != "CustomResourceDefinition" {
-				continue
-			}
-			if _, err := ext.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, &crd, metav1.CreateOptions{}); err != nil && !apierrs.IsAlreadyExists(err) {
-				return fmt.Errorf("failed to create CRD %s: %w", crd.Name, err)
-			}
-			names = append(names, crd.Name)
-		}
-	}
-	for _, n := range names {
-		if err := waitEstablished(ctx, ext, n); err != nil {
-			return err
-		}
+	if err := createCRDs(ctx, ext, crdFiles...); err != nil {
+		return err
 	}
 
 	if _, err := kc.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: SystemNamespace}}, metav1.CreateOptions{}); err != nil && !apierrs.IsAlreadyExists(err) {
@@ -118,6 +99,34 @@ func installKnative(ctx context.Context, cfg *rest.Config, kc kubernetes.Interfa
 			if _, err := kc.CoreV1().ConfigMaps(SystemNamespace).Create(ctx, &cm, metav1.CreateOptions{}); err != nil && !apierrs.IsAlreadyExists(err) {
 				return fmt.Errorf("failed to create ConfigMap %s: %w", cm.Name, err)
 			}
+		}
+	}
+	return nil
+}
+
+// createCRDs creates the CRDs in files (an existing one is kept) and waits
+// until they are established.
+func createCRDs(ctx context.Context, ext apiextensionsclient.Interface, files ...string) error {
+	var names []string
+	for _, f := range files {
+		docs, err := documents(f)
+		if err != nil {
+			return err
+		}
+		for _, d := range docs {
+			var crd apiextensionsv1.CustomResourceDefinition
+			if err := yaml.Unmarshal(d, &crd); err != nil || crd.Kind != "CustomResourceDefinition" {
+				continue
+			}
+			if _, err := ext.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, &crd, metav1.CreateOptions{}); err != nil && !apierrs.IsAlreadyExists(err) {
+				return fmt.Errorf("failed to create CRD %s: %w", crd.Name, err)
+			}
+			names = append(names, crd.Name)
+		}
+	}
+	for _, n := range names {
+		if err := waitEstablished(ctx, ext, n); err != nil {
+			return err
 		}
 	}
 	return nil

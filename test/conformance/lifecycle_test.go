@@ -20,9 +20,6 @@ package conformance
 
 import (
 	"fmt"
-	discoveryv1 "k8s.io/api/discovery/v1"
-	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
-	"knative.dev/pkg/kmeta"
 	"slices"
 	"strings"
 	"sync"
@@ -30,10 +27,15 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	netcfg "knative.dev/networking/pkg/config"
+	"knative.dev/pkg/apis"
+	"knative.dev/pkg/kmeta"
+	v1 "knative.dev/serving/pkg/apis/serving/v1"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/test/dns"
@@ -265,6 +267,21 @@ func TestConflictingService(t *testing.T) {
 			}
 		}
 		return fmt.Errorf("no NotOwned event yet")
+	})
+	// The Route reports the conflict as serving does without route-address.
+	eventually(t, "Route IngressReady=False NotOwned", func() error {
+		r, err := env.serving.ServingV1().Routes(ns).Get(bg(), "hello", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		c := r.Status.GetCondition(v1.RouteConditionIngressReady)
+		if c == nil || c.Status != corev1.ConditionFalse || c.Reason != "NotOwned" || !strings.Contains(c.Message, `placeholder Service "hello"`) {
+			return fmt.Errorf("IngressReady: %+v", c)
+		}
+		if ready := r.Status.GetCondition(apis.ConditionReady); ready == nil || ready.Status != corev1.ConditionFalse {
+			return fmt.Errorf("Ready: %+v", ready)
+		}
+		return nil
 	})
 	time.Sleep(2 * time.Second)
 	got, err := env.kube.CoreV1().Services(ns).Get(bg(), "hello", metav1.GetOptions{})
