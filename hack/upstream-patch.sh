@@ -165,8 +165,10 @@ git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
 commit "${SERVING}" "route: leave the placeholder Services to routeaddress when it manages them" \
 "With route-address-mode other than ExternalName the route reconciler does
 not create, update or delete a Route's placeholder Services and Endpoints:
-the routeaddress reconciler owns them. With ExternalName (the default)
-nothing changes."
+the routeaddress reconciler owns them. It still reports a Service or
+Endpoints under one of the Route's names that the Route does not control,
+with the same condition and reason as before (IngressReady=False, NotOwned).
+With ExternalName (the default) nothing changes."
 
 rm -rf "${OUT}/patches"
 mkdir -p "${OUT}/patches"

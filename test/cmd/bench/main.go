@@ -58,7 +58,6 @@ import (
 )
 
 const (
-	ns        = "bench"
 	gwNS      = "gw"
 	gwIP      = "198.19.0.10"
 	gwIP2     = "198.19.0.11"
@@ -135,6 +134,22 @@ type bench struct {
 	floors     int
 	// resyncs counts the global resyncs started (globalResync).
 	resyncs int
+	// nss are the namespaces the N Routes are spread over: Route i is in
+	// nss[i % len(nss)].
+	nss []string
+}
+
+// namespacesFor names k namespaces for the Routes: "bench" alone, or
+// "bench-0" … "bench-{k-1}".
+func namespacesFor(k int) []string {
+	if k <= 1 {
+		return []string{"bench"}
+	}
+	out := make([]string, k)
+	for i := range out {
+		out[i] = fmt.Sprintf("bench-%d", i)
+	}
+	return out
 }
 
 func main() {
@@ -147,6 +162,7 @@ func main() {
 	ctors := len(controllers.Constructors())
 	qps := flag.Int("qps", 5*ctors, "the controller's client QPS (default: sharedmain's for the binary's controllers)")
 	burst := flag.Int("burst", 10*ctors, "the controller's client burst (default: sharedmain's)")
+	namespaces := flag.Int("namespaces", 1, "spread the N Routes over this many namespaces (bench-0 … bench-{K-1}; 1: the namespace bench)")
 	modeList := flag.String("modes", "ExternalName,EndpointSlices,EndpointsAndSlices", "the columns: route-address-mode values, comma-separated")
 	flag.IntVar(&floorCap, "floor-cap", 0, "time at most this many writes of each floor and scale the time up linearly (0: all; at a client QPS limit the floor is linear in its writes)")
 	flag.Parse()
@@ -172,17 +188,17 @@ func main() {
 	}
 	results := map[config.Mode]*result{}
 	for _, m := range modes {
-		log.Printf("=== %s, N=%d", m, *n)
-		r, err := runColumn(filepath.Join(*dir, string(m)), *ctrlBin, m, *n, *unrelated)
+		log.Printf("=== %s, N=%d in %d namespaces", m, *n, *namespaces)
+		r, err := runColumn(filepath.Join(*dir, string(m)), *ctrlBin, m, *n, *unrelated, namespacesFor(*namespaces))
 		if err != nil {
 			log.Fatalf("%s: %v", m, err)
 		}
 		results[m] = r
 	}
-	printTable(modes, results, *n, *unrelated)
+	printTable(modes, results, *n, *unrelated, *namespaces)
 }
 
-func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result, error) {
+func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []string) (*result, error) {
 	ctx := context.Background()
 	c, err := cluster.Start(ctx, dir)
 	if err != nil {
@@ -193,7 +209,7 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 	cfg.QPS, cfg.Burst = 1000, 2000
 	cfg.WarningHandler = rest.NoWarnings{}
 	b := &bench{c: c, kube: kubernetes.NewForConfigOrDie(cfg), serving: servingclient.NewForConfigOrDie(cfg),
-		net: netclient.NewForConfigOrDie(cfg), ctrlBin: ctrlBin, n: n, qps: limits.qps, burst: limits.burst}
+		net: netclient.NewForConfigOrDie(cfg), ctrlBin: ctrlBin, n: n, qps: limits.qps, burst: limits.burst, nss: nss}
 	if err := b.setMode(mode); err != nil {
 		return nil, err
 	}
@@ -201,7 +217,7 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int) (*result
 		return nil, err
 	}
 	defer func() { cluster.Stop(b.ctrl) }()
-	for _, name := range []string{ns, gwNS, "noise", "floor"} {
+	for _, name := range append([]string{gwNS, "noise", "floor"}, b.nss...) {
 		if _, err := b.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
 			return nil, err
 		}
@@ -643,7 +659,7 @@ func parallel(n int, f func(i int) error) error {
 // the gateway.
 func (b *bench) createRoutes() error {
 	ctx := context.Background()
-	err := parallel(b.n, func(i int) error { return b.createRoute(ns, fmt.Sprintf("r%d", i)) })
+	err := parallel(b.n, func(i int) error { return b.createRoute(b.nss[i%len(b.nss)], fmt.Sprintf("r%d", i)) })
 	if err != nil {
 		return err
 	}
@@ -654,14 +670,16 @@ func (b *bench) createRoutes() error {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("only %d of %d KIngresses appeared", len(done), b.n)
 		}
-		l, err := b.net.NetworkingV1alpha1().Ingresses(ns).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return err
-		}
 		var todo []*netv1alpha1.Ingress
-		for i := range l.Items {
-			if !done[l.Items[i].Name] {
-				todo = append(todo, &l.Items[i])
+		for _, ns := range b.nss {
+			l, err := b.net.NetworkingV1alpha1().Ingresses(ns).List(ctx, metav1.ListOptions{})
+			if err != nil {
+				return err
+			}
+			for i := range l.Items {
+				if !done[ns+"/"+l.Items[i].Name] {
+					todo = append(todo, &l.Items[i])
+				}
 			}
 		}
 		if err := parallel(len(todo), func(i int) error {
@@ -669,14 +687,14 @@ func (b *bench) createRoutes() error {
 			ing.Status.ObservedGeneration = ing.Generation
 			ing.Status.MarkNetworkConfigured()
 			ing.Status.MarkLoadBalancerReady(lb, lb)
-			_, err := b.net.NetworkingV1alpha1().Ingresses(ns).UpdateStatus(ctx, ing, metav1.UpdateOptions{})
+			_, err := b.net.NetworkingV1alpha1().Ingresses(ing.Namespace).UpdateStatus(ctx, ing, metav1.UpdateOptions{})
 			return err
 		}); err != nil {
 			log.Printf("KIngress status (will retry): %v", err)
 			continue
 		}
 		for _, ing := range todo {
-			done[ing.Name] = true
+			done[ing.Namespace+"/"+ing.Name] = true
 		}
 		if len(done) < b.n {
 			time.Sleep(pollEvery)
@@ -728,6 +746,22 @@ func (b *bench) waitShape(mode config.Mode, ip string) error {
 }
 
 func (b *bench) shaped(ctx context.Context, mode config.Mode, ip string) (bool, error) {
+	per := b.n / len(b.nss)
+	for i, ns := range b.nss {
+		n := per
+		if i < b.n%len(b.nss) {
+			n++
+		}
+		ok, err := b.shapedIn(ctx, ns, n, mode, ip)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// shapedIn reports whether the n Routes in ns have mode's final shape.
+func (b *bench) shapedIn(ctx context.Context, ns string, routes int, mode config.Mode, ip string) (bool, error) {
 	svcs, err := b.kube.CoreV1().Services(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return false, err
@@ -742,7 +776,7 @@ func (b *bench) shaped(ctx context.Context, mode config.Mode, ip string) (bool, 
 			good++
 		}
 	}
-	if good != 2*b.n {
+	if good != 2*routes {
 		return false, nil
 	}
 	slices, err := b.kube.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{
@@ -774,7 +808,7 @@ func (b *bench) shaped(ctx context.Context, mode config.Mode, ip string) (bool, 
 				n++
 			}
 		}
-		return n == 2*b.n, nil
+		return n == 2*routes, nil
 	}
 	return true, nil
 }
@@ -782,21 +816,29 @@ func (b *bench) shaped(ctx context.Context, mode config.Mode, ip string) (bool, 
 // writes counts the writes to Services, Endpoints and EndpointSlices in
 // the Routes' namespace since since.
 func (b *bench) writes(since time.Time) int {
-	ws, err := b.c.AuditWrites(since, ns)
-	if err != nil {
-		log.Fatal(err)
+	total := 0
+	for _, ns := range b.nss {
+		ws, err := b.c.AuditWrites(since, ns)
+		if err != nil {
+			log.Fatal(err)
+		}
+		total += len(ws)
 	}
-	return len(ws)
+	return total
 }
 
 // allWrites counts every object write in the Routes' namespace since
 // since: Revisions, Routes, KIngresses and their status too (not Events).
 func (b *bench) allWrites(since time.Time) int {
-	ws, err := b.c.AuditAllWrites(since, ns)
-	if err != nil {
-		log.Fatal(err)
+	total := 0
+	for _, ns := range b.nss {
+		ws, err := b.c.AuditAllWrites(since, ns)
+		if err != nil {
+			log.Fatal(err)
+		}
+		total += len(ws)
 	}
-	return len(ws)
+	return total
 }
 
 // floor times k Service creates from one client with the controller's
@@ -922,7 +964,7 @@ func (b *bench) peakRSS() (int, error) {
 	return 0, fmt.Errorf("no VmHWM")
 }
 
-func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated int) {
+func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated, namespaces int) {
 	col := func(f func(*result, config.Mode) string) string {
 		var cells []string
 		for _, m := range modes {
@@ -938,10 +980,10 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated in
 	perWrite := func(floor time.Duration, k int) string {
 		return fmt.Sprintf("%.1f", floor.Seconds()*1000/float64(max(k, 1)))
 	}
-	fmt.Printf("\nN=%d Routes, each with one tag (%d Services); KIngress DomainInternal → one gateway Service.\n", n, 2*n)
+	fmt.Printf("\nN=%d Routes, each with one tag (%d Services), in %d namespace(s); KIngress DomainInternal → one gateway Service.\n", n, 2*n, namespaces)
 	fmt.Printf("Controller client limits: QPS %d, burst %d (sharedmain's default for serving's binary with route-address: %d controllers × 5 / × 10 = %d / %d).\n",
 		limits.qps, limits.burst, limits.ctors, 5*limits.ctors, 10*limits.ctors)
-	fmt.Printf("Writes in a time's cell are every object write of that phase in the Routes' namespace (audit log, not Events);\n" +
+	fmt.Printf("Writes in a time's cell are every object write of that phase in the Routes' namespaces (audit log, not Events);\n" +
 		"its floor is that many writes from a tight client loop, measured right after the phase.\n\n")
 	header, rule := "| measure |", "|---|"
 	for _, m := range modes {
