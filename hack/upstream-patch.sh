@@ -104,6 +104,13 @@ mkdir -p "${SERVING}/pkg/reconciler/route/config/testdata"
 for c in domain gc features network; do
   ln -s "../../../../../config/core/configmaps/${c}.yaml" "${SERVING}/pkg/reconciler/route/config/testdata/config-${c}.yaml"
 done
+# serving commits vendor/ (hack/update-deps.sh) and its CI builds with it;
+# module zips carry none. The base gets the vendor/ serving would commit at
+# this version, and each serving commit below the vendor/ changes that
+# update-deps.sh would make for it (new packages it imports): generated
+# code, in the patches but not in their reviewed size.
+vendor_serving() { (cd "${SERVING}" && GOFLAGS=-mod=mod go mod vendor); }
+vendor_serving
 git_ -C "${SERVING}" add -A
 git_ -C "${SERVING}" commit -q --amend --no-edit
 git_ -C "${SERVING}" tag -f base >/dev/null
@@ -141,6 +148,7 @@ send_pkg "${RA}/resources/names"
 send_pkg "${RA}/resources"
 send_pkg "${RA}/plan"
 send_pkg "${RA}/testing"
+vendor_serving
 commit "${SERVING}" "routeaddress: configuration, resources and the planner" \
 "The pure parts of the routeaddress reconciler (knative/serving#11821): the
 route-address keys of config-network as the reconciler reads them, the
@@ -153,6 +161,7 @@ send_pkg "${RA}" listers_test.go
 send "${HUNKS}/_serving/${RA}/listers_test.go" "${SERVING}/${RA}/listers_test.go"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
+vendor_serving
 commit "${SERVING}" "routeaddress: the reconciler, run by the controller" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our
 EndpointSlices from listers, builds the desired objects, plans and executes.
@@ -162,6 +171,7 @@ controlled by their Service) and the webhook refuses a bad route-address key.
 The TableTests' Listers get an EndpointSlice lister."
 
 git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
+vendor_serving
 commit "${SERVING}" "route: leave the placeholder Services to routeaddress when it manages them" \
 "With route-address-mode other than ExternalName the route reconciler does
 not create, update or delete a Route's placeholder Services and Endpoints:

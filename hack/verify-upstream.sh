@@ -51,7 +51,7 @@ fresh "${SERVING}"
 
 # The modules each tree builds with, before the patches.
 (cd "${NETWORKING}" && go list -m all) > "${OUT}/verify/networking.modules.before"
-(cd "${SERVING}" && go list -m all) > "${OUT}/verify/serving.modules.before"
+(cd "${SERVING}" && GOFLAGS=-mod=mod go list -m all) > "${OUT}/verify/serving.modules.before"
 
 echo "=== pkg: apply each patch; build, vet and test ./controller/... (with -race)"
 for p in "${PATCHES}"/pkg/*.patch; do
@@ -67,17 +67,41 @@ for p in "${PATCHES}"/networking/*.patch; do
   echo "applied and built: networking/$(basename "$p")"
 done
 
-echo "=== serving: apply and build each patch (networking replaced by the patched tree)"
-(cd "${SERVING}" && go mod edit -replace knative.dev/networking=../networking)
+echo "=== serving: apply each patch; its imports resolved from vendor/ as serving's CI does (-mod=vendor), built, gofmt"
+# The networking bump, as hack/update-deps.sh would make it once the
+# networking patch is released: here a replace of the patched tree, and
+# vendor/ updated for it.
+(cd "${SERVING}" && go mod edit -replace knative.dev/networking=../networking && GOFLAGS=-mod=mod go mod vendor)
+git_ -C "${SERVING}" add -A
+git_ -C "${SERVING}" commit -q -m "networking with the route-address keys (update-deps)"
 for p in "${PATCHES}"/serving/*.patch; do
   git_ -C "${SERVING}" am -q "$p"
-  (cd "${SERVING}" && go build ./pkg/... ./cmd/...)
-  echo "applied and built: serving/$(basename "$p")"
+  # Every package and test of the tree resolved from vendor/ alone: a patch
+  # that imports a package serving's vendor/ lacks fails here ("import
+  # lookup disabled by -mod=vendor"), as serving's CI build would. vendor/
+  # holds the modules' sources unchanged (checked below), so the build runs
+  # in module mode and shares the build cache with the rest of CI; a
+  # -mod=vendor compile of serving takes over 8 minutes more here.
+  (cd "${SERVING}" && go list -mod=vendor -deps -test ./pkg/... ./cmd/... > /dev/null)
+  (cd "${SERVING}" && GOFLAGS=-mod=mod go build ./pkg/... ./cmd/...)
+  # One whose vendor/ differs from what go mod vendor makes of it fails here.
+  (cd "${SERVING}" && GOFLAGS=-mod=mod go mod vendor)
+  if [[ -n "$(git_ -C "${SERVING}" status --porcelain -- vendor)" ]]; then
+    git_ -C "${SERVING}" status --short -- vendor | head
+    echo "FAIL: serving/$(basename "$p"): vendor/ is not what go mod vendor makes"
+    exit 1
+  fi
+  unformatted="$(cd "${SERVING}" && git_ diff --name-only HEAD~1 -- '*.go' ':!vendor' | xargs -r gofmt -l)"
+  if [[ -n "${unformatted}" ]]; then
+    echo "FAIL: serving/$(basename "$p"): gofmt -l: ${unformatted}"
+    exit 1
+  fi
+  echo "applied, imports resolved from vendor/, built, gofmt-clean: serving/$(basename "$p")"
 done
 
 echo "=== zero new modules"
 (cd "${NETWORKING}" && go list -m all) > "${OUT}/verify/networking.modules.after"
-(cd "${SERVING}" && go list -m all | sed -e 's# => ../networking$##' \
+(cd "${SERVING}" && GOFLAGS=-mod=mod go list -m all | sed -e 's# => ../networking$##' \
   -e "s#^knative.dev/networking .*#$(grep '^knative.dev/networking ' "${OUT}/verify/serving.modules.before")#") \
   > "${OUT}/verify/serving.modules.after"
 status=0
@@ -89,12 +113,20 @@ for m in networking serving; do
     echo "${m}: $(wc -l < "${OUT}/verify/${m}.modules.after") modules before and after the patches, none new"
   fi
 done
-if [[ "$(git_ -C "${SERVING}" diff base -- go.mod go.sum | grep -c '^[+-][^+-]')" != "1" ]]; then
-  git_ -C "${SERVING}" diff base -- go.mod go.sum
-  echo "FAIL: serving's go.mod/go.sum change beyond the replace of networking"
+# go.mod: the replace alone. go.sum: go mod vendor records the go.mod
+# hashes of the modules in the graph it checks; nothing else may change
+# (no module's code is added: see the module lists above).
+if [[ "$(git_ -C "${SERVING}" diff base -- go.mod | grep -c '^[+-][^+-]')" != "1" ]]; then
+  git_ -C "${SERVING}" diff base -- go.mod
+  echo "FAIL: serving's go.mod changes beyond the replace of networking"
+  status=1
+elif other_sums="$(git_ -C "${SERVING}" diff base -- go.sum | { grep '^[+-][^+-]' || true; } | { grep -v '^+.*/go.mod h1:' || true; })" &&
+  [[ -n "${other_sums}" ]]; then
+  echo "${other_sums}"
+  echo "FAIL: serving's go.sum changes beyond go.mod hashes"
   status=1
 else
-  echo "serving go.mod: only $(git_ -C "${SERVING}" diff base -- go.mod | grep '^+[^+]')"
+  echo "serving go.mod: only $(git_ -C "${SERVING}" diff base -- go.mod | grep '^+[^+]'); go.sum: $(git_ -C "${SERVING}" diff base -- go.sum | grep -c '^+[^+]') go.mod hashes added by go mod vendor"
 fi
 [[ "${status}" == 0 ]]
 
@@ -103,5 +135,5 @@ echo "=== networking: go vet, go test ./pkg/config/..."
 
 echo "=== serving: go build ./..., go vet, go test"
 PKGS=(./pkg/reconciler/route/... ./pkg/reconciler/routeaddress/... ./cmd/...)
-(cd "${SERVING}" && go build ./... && go vet "${PKGS[@]}" && go test -count=1 "${PKGS[@]}")
+(cd "${SERVING}" && export GOFLAGS=-mod=mod && go build ./... && go vet "${PKGS[@]}" && go test -count=1 "${PKGS[@]}")
 echo "=== upstream patches verified"
