@@ -28,13 +28,8 @@ import (
 	"sync"
 	"time"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
-	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
-	apierrs "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/utils/ptr"
 )
 
 // ContourVersion is the projectcontour/contour version third_party/contour
@@ -113,47 +108,12 @@ func (c *Cluster) InstallContourCRDs(ctx context.Context) error {
 // contourKubeconfig creates Contour's ServiceAccount, its ClusterRole and
 // binding, and writes a kubeconfig with a token for it (valid for a day).
 func (c *Cluster) contourKubeconfig(ctx context.Context) (string, error) {
-	kc := c.Client
-	create := func(err error) error {
-		if apierrs.IsAlreadyExists(err) {
-			return nil
-		}
-		return err
-	}
-	for _, f := range []func() error{
-		func() error {
-			_, err := kc.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ContourNamespace}}, metav1.CreateOptions{})
-			return err
-		},
-		func() error {
-			_, err := kc.CoreV1().ServiceAccounts(ContourNamespace).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "contour"}}, metav1.CreateOptions{})
-			return err
-		},
-		func() error {
-			_, err := kc.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "contour"}, Rules: contourRules}, metav1.CreateOptions{})
-			return err
-		},
-		func() error {
-			_, err := kc.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
-				ObjectMeta: metav1.ObjectMeta{Name: "contour"},
-				RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "contour"},
-				Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: ContourNamespace, Name: "contour"}},
-			}, metav1.CreateOptions{})
-			return err
-		},
-	} {
-		if err := create(f()); err != nil {
-			return "", err
-		}
-	}
-	tr, err := kc.CoreV1().ServiceAccounts(ContourNamespace).CreateToken(ctx, "contour", &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](24 * 3600)},
-	}, metav1.CreateOptions{})
+	token, err := c.serviceAccountToken(ctx, ContourNamespace, "contour", "contour", contourRules)
 	if err != nil {
-		return "", fmt.Errorf("failed to request a token for Contour: %w", err)
+		return "", err
 	}
 	path := filepath.Join(c.Dir, "contour.kubeconfig")
-	return path, os.WriteFile(path, []byte(fmt.Sprintf(tokenKubeconfigTmpl, c.Config.Host, c.Config.CAFile, tr.Status.Token)), 0o600)
+	return path, os.WriteFile(path, []byte(fmt.Sprintf(tokenKubeconfigTmpl, c.Config.Host, c.Config.CAFile, token)), 0o600)
 }
 
 // StartContour runs `contour serve` against the cluster, as the

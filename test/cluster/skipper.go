@@ -78,49 +78,52 @@ var skipperRules = []rbacv1.PolicyRule{{
 // skipperToken creates Skipper's ServiceAccount, its read-only ClusterRole
 // and binding, and writes a token for it (valid for a day) to a file.
 func (c *Cluster) skipperToken(ctx context.Context) (string, error) {
+	token, err := c.serviceAccountToken(ctx, SkipperNamespace, "skipper", "skipper-read", skipperRules)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(c.Dir, "skipper.token")
+	return path, os.WriteFile(path, []byte(token), 0o600)
+}
+
+// serviceAccountToken creates the namespace ns, the ServiceAccount ns/name,
+// a ClusterRole role with rules bound to it (each kept if it exists), and
+// returns a token for the ServiceAccount valid for a day.
+func (c *Cluster) serviceAccountToken(ctx context.Context, ns, name, role string, rules []rbacv1.PolicyRule) (string, error) {
 	kc := c.Client
-	create := func(err error) error {
-		if apierrs.IsAlreadyExists(err) {
-			return nil
+	for _, create := range []func() error{
+		func() error {
+			_, err := kc.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+			return err
+		},
+		func() error {
+			_, err := kc.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+			return err
+		},
+		func() error {
+			_, err := kc.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: role}, Rules: rules}, metav1.CreateOptions{})
+			return err
+		},
+		func() error {
+			_, err := kc.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
+				ObjectMeta: metav1.ObjectMeta{Name: role},
+				RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role},
+				Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: ns, Name: name}},
+			}, metav1.CreateOptions{})
+			return err
+		},
+	} {
+		if err := create(); err != nil && !apierrs.IsAlreadyExists(err) {
+			return "", err
 		}
-		return err
 	}
-	if err := create(func() error {
-		_, err := kc.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: SkipperNamespace}}, metav1.CreateOptions{})
-		return err
-	}()); err != nil {
-		return "", err
-	}
-	if err := create(func() error {
-		_, err := kc.CoreV1().ServiceAccounts(SkipperNamespace).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "skipper"}}, metav1.CreateOptions{})
-		return err
-	}()); err != nil {
-		return "", err
-	}
-	if err := create(func() error {
-		_, err := kc.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "skipper-read"}, Rules: skipperRules}, metav1.CreateOptions{})
-		return err
-	}()); err != nil {
-		return "", err
-	}
-	if err := create(func() error {
-		_, err := kc.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
-			ObjectMeta: metav1.ObjectMeta{Name: "skipper-read"},
-			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "skipper-read"},
-			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: SkipperNamespace, Name: "skipper"}},
-		}, metav1.CreateOptions{})
-		return err
-	}()); err != nil {
-		return "", err
-	}
-	tr, err := kc.CoreV1().ServiceAccounts(SkipperNamespace).CreateToken(ctx, "skipper", &authenticationv1.TokenRequest{
+	tr, err := kc.CoreV1().ServiceAccounts(ns).CreateToken(ctx, name, &authenticationv1.TokenRequest{
 		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](24 * 3600)},
 	}, metav1.CreateOptions{})
 	if err != nil {
-		return "", fmt.Errorf("failed to request a token for Skipper: %w", err)
+		return "", fmt.Errorf("failed to request a token for %s/%s: %w", ns, name, err)
 	}
-	path := filepath.Join(c.Dir, "skipper.token")
-	return path, os.WriteFile(path, []byte(tr.Status.Token), 0o600)
+	return tr.Status.Token, nil
 }
 
 // StartSkipper runs Skipper against the cluster on loopback listeners,

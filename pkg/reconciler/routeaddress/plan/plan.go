@@ -289,7 +289,7 @@ func (p *planner) target(t *Target) {
 	// manager mirrors from its Endpoints, some time after they are
 	// written: until that slice serves the addresses, an ExternalName
 	// Service is not turned headless and our slices are not deleted.
-	wait := len(t.Slices) == 0 && headless(t.Service) && t.Endpoints != nil && !p.mirrorServes(t.Endpoints)
+	wait := len(t.Slices) == 0 && headlessService(t.Service) && t.Endpoints != nil && !p.mirrorServes(t.Endpoints)
 
 	// Service. Endpoints go before a Service that stays (so an ExternalName
 	// Service turns headless with its addresses already there), after one
@@ -352,9 +352,9 @@ func (p *planner) target(t *Target) {
 	}
 }
 
-// headless reports whether svc is a headless Service: its name answers
+// headlessService reports whether svc is a headless Service: its name answers
 // with the addresses of its endpoints.
-func headless(svc *corev1.Service) bool {
+func headlessService(svc *corev1.Service) bool {
 	return svc != nil && svc.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.ClusterIP == corev1.ClusterIPNone
 }
 
@@ -452,7 +452,7 @@ func (p *planner) release(t *Target) {
 	}
 	ours := ep != nil && oursEndpoints(ep)
 	up := t.Upstream
-	headless := svc != nil && svc.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.ClusterIP == corev1.ClusterIPNone
+	headless := headlessService(svc)
 
 	if headless && !up.Ready && (ep == nil || ours) && (up.Refused || !servesAddresses(ep, ss)) {
 		reason := "released to upstream: placeholder"
