@@ -792,7 +792,7 @@ func (b *bench) shapedIn(ctx context.Context, ns string, routes int, mode config
 	}
 	want := 0
 	if mode.WritesEndpointSlices() {
-		want = 2 * b.n
+		want = 2 * routes
 	}
 	if withIP != want || len(slices.Items) != want {
 		return false, nil
