@@ -212,7 +212,7 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *config.RouteAddress) (*
 			rep.Summary.Warnings += len(n.Warnings)
 			rp.Names = append(rp.Names, n)
 		}
-		for round, a := 0, in.Actual; ; round++ {
+		for round := 0; ; round++ {
 			for i, op := range p.Ops {
 				rp.Operations = append(rp.Operations, Operation{Verb: string(op.Verb), Kind: string(op.Kind), Name: op.Name(), Reason: op.Reason, Mirrored: round > 0})
 				if op.Kind == plan.KindService && op.Verb == plan.Delete && i+1 < len(p.Ops) &&
@@ -225,8 +225,7 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *config.RouteAddress) (*
 			}
 			// What follows once kube-controller-manager has mirrored the
 			// Endpoints just written.
-			a = mirrored(applied(a, p.Ops))
-			in.Actual = a
+			in.Actual = mirrored(applied(in.Actual, p.Ops))
 			p = plan.Make(in)
 		}
 		for _, b := range p.Blocked {
