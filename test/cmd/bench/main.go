@@ -814,25 +814,18 @@ func (b *bench) shapedIn(ctx context.Context, ns string, routes int, mode config
 }
 
 // writes counts the writes to Services, Endpoints and EndpointSlices in
-// the Routes' namespace since since.
-func (b *bench) writes(since time.Time) int {
-	total := 0
-	for _, ns := range b.nss {
-		ws, err := b.c.AuditWrites(since, ns)
-		if err != nil {
-			log.Fatal(err)
-		}
-		total += len(ws)
-	}
-	return total
-}
+// the Routes' namespaces since since.
+func (b *bench) writes(since time.Time) int { return b.count(since, b.c.AuditWrites) }
 
-// allWrites counts every object write in the Routes' namespace since
+// allWrites counts every object write in the Routes' namespaces since
 // since: Revisions, Routes, KIngresses and their status too (not Events).
-func (b *bench) allWrites(since time.Time) int {
+func (b *bench) allWrites(since time.Time) int { return b.count(since, b.c.AuditAllWrites) }
+
+// count sums what audit finds in each of the Routes' namespaces.
+func (b *bench) count(since time.Time, audit func(time.Time, string) ([]cluster.AuditEvent, error)) int {
 	total := 0
 	for _, ns := range b.nss {
-		ws, err := b.c.AuditAllWrites(since, ns)
+		ws, err := audit(since, ns)
 		if err != nil {
 			log.Fatal(err)
 		}
