@@ -19,6 +19,15 @@
 # results). Usage: hack/bench.sh [-n N] [-unrelated U] [-qps Q -burst B]
 # (defaults 1000, 10000, and the client limits sharedmain gives serving's
 # binary: 5 and 10 per controller; -qps 200 -burst 400 gives the old runs)
+# and test/cmd/bench's other flags, plus three that add controller binaries
+# whose resync rows are measured too (-alt):
+#   -queue-fix   test/cmd/controller built against knative.dev/pkg with the
+#                two-lane queue patch (hack/upstream/pkg-twolane.patch, the
+#                pkg pull request) in a scratch go.mod
+#   -stock       serving's stock controller (test/cmd/stockcontroller), in the
+#                ExternalName column: serving without route-address
+#   -at REV      test/cmd/controller as of git revision REV
+# -queue-fix@MODE and -at@MODE REV measure theirs in MODE's column only.
 
 set -o errexit
 set -o nounset
@@ -32,5 +41,39 @@ trap 'rm -rf "${BIN}"' EXIT
 ./hack/build-third-party.sh >&2
 go build -o "${BIN}/controller" ./test/cmd/controller
 go build -o "${BIN}/bench" ./test/cmd/bench
-echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB, $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%d)"
-"${BIN}/bench" -controller "${BIN}/controller" "$@"
+
+ARGS=()
+ALTS=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    -queue-fix | -queue-fix@*)
+      mkdir -p "${BIN}/queue-fix"
+      cp -r "$(go list -m -f '{{.Dir}}' knative.dev/pkg)" "${BIN}/queue-fix/pkg"
+      chmod -R u+w "${BIN}/queue-fix/pkg"
+      (cd "${BIN}/queue-fix/pkg" && git apply "${REPO_ROOT_DIR}/hack/upstream/pkg-twolane.patch")
+      cp go.mod go.sum "${BIN}/queue-fix/"
+      go mod edit -modfile="${BIN}/queue-fix/go.mod" -replace "knative.dev/pkg=${BIN}/queue-fix/pkg"
+      go build -modfile="${BIN}/queue-fix/go.mod" -o "${BIN}/controller-queue-fix" ./test/cmd/controller
+      ALTS+=("queue-fix${1#-queue-fix}=${BIN}/controller-queue-fix")
+      ;;
+    -stock)
+      go build -o "${BIN}/controller-stock" ./test/cmd/stockcontroller
+      ALTS+=("stock@ExternalName=${BIN}/controller-stock")
+      ;;
+    -at | -at@*)
+      git worktree add --detach "${BIN}/at-$2" "$2" >&2
+      (cd "${BIN}/at-$2" && go build -o "${BIN}/controller-at-$2" ./test/cmd/controller)
+      git worktree remove --force "${BIN}/at-$2"
+      ALTS+=("at-$2${1#-at}=${BIN}/controller-at-$2")
+      shift
+      ;;
+    *) ARGS+=("$1") ;;
+  esac
+  shift
+done
+if [[ ${#ALTS[@]} -gt 0 ]]; then
+  ARGS+=(-alt "$(IFS=,; echo "${ALTS[*]}")")
+fi
+
+echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB, $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD)"
+"${BIN}/bench" -controller "${BIN}/controller" "${ARGS[@]}"

@@ -37,9 +37,10 @@ func StartReplica(c *Cluster, bin string, i int) (*exec.Cmd, error) {
 }
 
 // StartControllerWithLimits is StartController with the client's rate
-// limits set (KUBE_API_QPS, KUBE_API_BURST), as the benchmark sets them.
-func StartControllerWithLimits(c *Cluster, bin string, qps, burst int) (*exec.Cmd, error) {
-	return startController(c, bin, "controller.log", []string{fmt.Sprintf("KUBE_API_QPS=%d", qps), fmt.Sprintf("KUBE_API_BURST=%d", burst)})
+// limits set (KUBE_API_QPS, KUBE_API_BURST), as the benchmark sets them,
+// and env added.
+func StartControllerWithLimits(c *Cluster, bin string, qps, burst int, env ...string) (*exec.Cmd, error) {
+	return startController(c, bin, "controller.log", append([]string{fmt.Sprintf("KUBE_API_QPS=%d", qps), fmt.Sprintf("KUBE_API_BURST=%d", burst)}, env...))
 }
 
 func startController(c *Cluster, bin, log string, env []string) (*exec.Cmd, error) {

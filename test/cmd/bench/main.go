@@ -28,7 +28,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,6 +40,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -103,11 +106,30 @@ type result struct {
 	// resyncTime is how long that resync ran: until no write for 3 s and
 	// the controller's CPU idle again.
 	resyncTime time.Duration
+	// The same for a change of a config-network key no reconciler parses
+	// (bench-unread): routeaddress does not resync, the route reconciler
+	// does.
+	unreadCPU  cpuTimes
+	unreadW    int
+	unreadTime time.Duration
+	// alts are the resync rows again with each -alt binary.
+	alts []altResult
 	// rssEmpty is the controller's peak RSS (KiB) before any Route exists.
 	rssEmpty int
 	// floorFree is the time per write of 8 parallel clients without a
 	// client rate limit: the apiserver's own limit on this machine.
 	floorFree time.Duration
+}
+
+// altResult holds the resync rows measured with another controller binary
+// (-alt NAME=BIN) in the same column, on the same Routes.
+type altResult struct {
+	name                 string
+	resyncCPU            cpuTimes
+	resyncW              int
+	resyncTime           time.Duration
+	lateIdle, lateResync time.Duration
+	lateResyncW          int
 }
 
 // cpuTimes are CPU times of the controller, kube-apiserver and etcd.
@@ -132,12 +154,24 @@ type bench struct {
 	// qps and burst are the controller's client limits.
 	qps, burst int
 	floors     int
-	// resyncs counts the global resyncs started (globalResync).
-	resyncs int
+	// resyncs counts the global resyncs started (globalResync), unread
+	// the changes of a key nothing parses (unreadChange): separately, since
+	// globalResync flips its key by the parity of its own count.
+	resyncs, unread int
 	// nss are the namespaces the N Routes are spread over: Route i is in
 	// nss[i % len(nss)].
 	nss []string
+	// profiles, when set, is where CPU profiles of the controller over
+	// each measured resync go (pprof, from the profiling server sharedmain
+	// runs on profPort).
+	profiles string
+	mode     config.Mode
+	// late counts the new Routes made by lateRoute (their names).
+	late int
 }
+
+// profPort is the controller's PROFILING_PORT in the benchmark.
+const profPort = 18008
 
 // namespacesFor names k namespaces for the Routes: "bench" alone, or
 // "bench-0" … "bench-{k-1}".
@@ -164,6 +198,9 @@ func main() {
 	burst := flag.Int("burst", 10*ctors, "the controller's client burst (default: sharedmain's)")
 	namespaces := flag.Int("namespaces", 1, "spread the N Routes over this many namespaces (bench-0 … bench-{K-1}; 1: the namespace bench)")
 	modeList := flag.String("modes", "ExternalName,EndpointSlices,EndpointsAndSlices", "the columns: route-address-mode values, comma-separated")
+	profiles := flag.String("profiles", "", "write CPU profiles of the controller over each measured global resync here (pprof files and `go tool pprof -top -cum` text)")
+	altList := flag.String("alt", "", "more controller binaries, NAME[@MODE]=BIN,…: the resync rows again with each, in each column (or MODE's only), e.g. one built with a patched knative.dev/pkg, or serving's stock controller @ExternalName")
+	flag.BoolVar(&resyncOnly, "resync-only", false, "measure creation and the resync rows only (no mode switch, gateway move or unrelated slices)")
 	flag.IntVar(&floorCap, "floor-cap", 0, "time at most this many writes of each floor and scale the time up linearly (0: all; at a client QPS limit the floor is linear in its writes)")
 	flag.Parse()
 	limits = clientLimits{qps: *qps, burst: *burst, ctors: ctors}
@@ -186,10 +223,25 @@ func main() {
 		}
 		modes = append(modes, ra.Mode)
 	}
+	if *altList != "" {
+		for _, a := range strings.Split(*altList, ",") {
+			name, bin, ok := strings.Cut(a, "=")
+			if !ok {
+				log.Fatalf("-alt %q: want NAME[@MODE]=BIN", a)
+			}
+			name, only, _ := strings.Cut(name, "@")
+			alts = append(alts, alt{name: name, bin: bin, only: config.Mode(only)})
+		}
+	}
+	if *profiles != "" {
+		if err := os.MkdirAll(*profiles, 0o755); err != nil {
+			log.Fatal(err)
+		}
+	}
 	results := map[config.Mode]*result{}
 	for _, m := range modes {
 		log.Printf("=== %s, N=%d in %d namespaces", m, *n, *namespaces)
-		r, err := runColumn(filepath.Join(*dir, string(m)), *ctrlBin, m, *n, *unrelated, namespacesFor(*namespaces))
+		r, err := runColumn(filepath.Join(*dir, string(m)), *ctrlBin, m, *n, *unrelated, namespacesFor(*namespaces), *profiles)
 		if err != nil {
 			log.Fatalf("%s: %v", m, err)
 		}
@@ -198,7 +250,19 @@ func main() {
 	printTable(modes, results, *n, *unrelated, *namespaces)
 }
 
-func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []string) (*result, error) {
+// alt is another controller binary whose resync rows are measured too, in
+// every column or only in the column of mode only.
+type alt struct {
+	name, bin string
+	only      config.Mode
+}
+
+var (
+	alts       []alt
+	resyncOnly bool
+)
+
+func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []string, profiles string) (*result, error) {
 	ctx := context.Background()
 	c, err := cluster.Start(ctx, dir)
 	if err != nil {
@@ -209,9 +273,14 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []st
 	cfg.QPS, cfg.Burst = 1000, 2000
 	cfg.WarningHandler = rest.NoWarnings{}
 	b := &bench{c: c, kube: kubernetes.NewForConfigOrDie(cfg), serving: servingclient.NewForConfigOrDie(cfg),
-		net: netclient.NewForConfigOrDie(cfg), ctrlBin: ctrlBin, n: n, qps: limits.qps, burst: limits.burst, nss: nss}
+		net: netclient.NewForConfigOrDie(cfg), ctrlBin: ctrlBin, n: n, qps: limits.qps, burst: limits.burst, nss: nss, profiles: profiles, mode: mode}
 	if err := b.setMode(mode); err != nil {
 		return nil, err
+	}
+	if profiles != "" {
+		if err := b.enableProfiling(); err != nil {
+			return nil, err
+		}
 	}
 	if err := b.startController(); err != nil {
 		return nil, err
@@ -264,40 +333,53 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []st
 	r.resyncW = b.writes(start)
 	log.Printf("forced resync: %d writes", r.resyncW)
 
-	// CPU per global resync (a config-network change), against the idle
-	// rate of the same processes.
-	if r.resyncCPU, r.resyncGlobalW, r.resyncTime, err = b.resyncCPU(); err != nil {
+	rows, err := b.resyncRows("")
+	if err != nil {
 		return nil, err
 	}
-	log.Printf("global resync: %v, %d writes, CPU %+v", r.resyncTime, r.resyncGlobalW, r.resyncCPU)
-
-	// A change made during a resync: one new Route, on an idle controller
-	// and right after a global resync began. The resync is the one every
-	// change of config-network starts in the route reconciler (upstream's)
-	// and ours: every Route is queued before the new one.
-	if err := b.quiet(); err != nil {
-		return nil, err
-	}
-	if err := b.cpuIdle(); err != nil {
-		return nil, err
-	}
-	if r.lateIdle, err = b.lateRoute("idle", mode, gwIP); err != nil {
-		return nil, err
-	}
-	if err := b.quiet(); err != nil {
-		return nil, err
-	}
-	start = time.Now()
-	if err := b.globalResync(); err != nil {
-		return nil, err
-	}
-	time.Sleep(100 * time.Millisecond) // the ConfigMap event reaches the controller
-	if r.lateResync, err = b.lateRoute("during-resync", mode, gwIP); err != nil {
-		return nil, err
-	}
-	r.lateResyncW = b.writes(start)
-	log.Printf("a new Route shaped in %v idle, %v during a resync (%d resync writes meanwhile)", r.lateIdle, r.lateResync, r.lateResyncW)
+	r.resyncCPU, r.resyncGlobalW, r.resyncTime = rows.resyncCPU, rows.resyncW, rows.resyncTime
+	r.lateIdle, r.lateResync, r.lateResyncW = rows.lateIdle, rows.lateResync, rows.lateResyncW
 	time.Sleep(resyncWait(n))
+	// A change of a key nothing parses: the route reconciler resyncs,
+	// routeaddress does not.
+	if r.unreadCPU, r.unreadW, r.unreadTime, err = b.resyncCPU(b.unreadChange, "unread"); err != nil {
+		return nil, err
+	}
+	log.Printf("unread-key change: %v, %d writes, CPU %+v", r.unreadTime, r.unreadW, r.unreadCPU)
+	altRan := false
+	for _, a := range alts {
+		if a.only != "" && a.only != mode {
+			r.alts = append(r.alts, altResult{})
+			continue
+		}
+		b.ctrlBin = a.bin
+		if err := b.restart(); err != nil {
+			return nil, err
+		}
+		time.Sleep(resyncWait(n))
+		ar, err := b.resyncRows(a.name)
+		if err != nil {
+			return nil, fmt.Errorf("-alt %s: %w", a.name, err)
+		}
+		r.alts = append(r.alts, ar)
+		b.ctrlBin = ctrlBin
+		altRan = true
+	}
+
+	if resyncOnly {
+		if r.rssBase, err = b.peakRSSAfterRestart(n); err != nil {
+			return nil, err
+		}
+		r.rssNoise = r.rssBase
+		return r, nil
+	}
+	if altRan {
+		// The rows below are the shipped binary's.
+		if err := b.restart(); err != nil {
+			return nil, err
+		}
+		time.Sleep(resyncWait(n))
+	}
 
 	if mode.Managed() {
 		// Back to ExternalName, and here again.
@@ -390,6 +472,8 @@ var limits clientLimits
 // final shape.
 func (b *bench) lateRoute(name string, mode config.Mode, ip string) (time.Duration, error) {
 	ctx := context.Background()
+	b.late++
+	name = fmt.Sprintf("%s-%d", name, b.late)
 	lns := "late-" + name
 	start := time.Now()
 	if _, err := b.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: lns}}, metav1.CreateOptions{}); err != nil {
@@ -450,10 +534,55 @@ func (b *bench) serviceShaped(ctx context.Context, namespace, svc string, mode c
 	return true
 }
 
-// resyncCPU forces a global resync and returns the CPU time the
-// controller, kube-apiserver and etcd spent on it, less what they spend
-// idle in as long, the resync's writes and how long it ran.
-func (b *bench) resyncCPU() (cpuTimes, int, time.Duration, error) {
+// resyncRows measures, with the controller now running, one global resync
+// (CPU and duration) and a new Route on an idle controller and right after
+// a global resync began. The resync is the one every change of
+// config-network starts in the route reconciler and routeaddress: every
+// Route is queued before the new one. name tells the binary apart ("" for
+// -controller).
+func (b *bench) resyncRows(name string) (altResult, error) {
+	ar := altResult{name: name}
+	var err error
+	label := "resync"
+	if name != "" {
+		label += "-" + name
+	}
+	// CPU per global resync, against the idle rate of the same processes.
+	if ar.resyncCPU, ar.resyncW, ar.resyncTime, err = b.resyncCPU(b.globalResync, label); err != nil {
+		return ar, err
+	}
+	log.Printf("%s: global resync %v, %d writes, CPU %+v", cmp.Or(name, "as built"), ar.resyncTime, ar.resyncW, ar.resyncCPU)
+	if err := b.quiet(); err != nil {
+		return ar, err
+	}
+	if err := b.cpuIdle(); err != nil {
+		return ar, err
+	}
+	if ar.lateIdle, err = b.lateRoute("idle", b.mode, gwIP); err != nil {
+		return ar, err
+	}
+	if err := b.quiet(); err != nil {
+		return ar, err
+	}
+	start := time.Now()
+	if err := b.globalResync(); err != nil {
+		return ar, err
+	}
+	time.Sleep(100 * time.Millisecond) // the ConfigMap event reaches the controller
+	if ar.lateResync, err = b.lateRoute("during-resync", b.mode, gwIP); err != nil {
+		return ar, err
+	}
+	ar.lateResyncW = b.writes(start)
+	log.Printf("%s: a new Route shaped in %v idle, %v during a resync (%d resync writes meanwhile)", cmp.Or(name, "as built"), ar.lateIdle, ar.lateResync, ar.lateResyncW)
+	return ar, nil
+}
+
+// resyncCPU makes a change (change) and returns the CPU time the
+// controller, kube-apiserver and etcd spent on what it started, less what
+// they spend idle in as long, its writes and how long it ran. With
+// -profiles it also records the controller's CPU profile over that time,
+// as label.
+func (b *bench) resyncCPU(change func() error, label string) (cpuTimes, int, time.Duration, error) {
 	if err := b.quiet(); err != nil {
 		return cpuTimes{}, 0, 0, err
 	}
@@ -470,8 +599,9 @@ func (b *bench) resyncCPU() (cpuTimes, int, time.Duration, error) {
 	time.Sleep(idleFor)
 	t1, _ := b.cpu()
 	idle := t1.sub(t0)
+	stopProfile := b.profile(label)
 	start := time.Now()
-	if err := b.globalResync(); err != nil {
+	if err := change(); err != nil {
 		return cpuTimes{}, 0, 0, err
 	}
 	time.Sleep(time.Second)
@@ -486,7 +616,99 @@ func (b *bench) resyncCPU() (cpuTimes, int, time.Duration, error) {
 	}
 	t2, _ := b.cpu()
 	elapsed := time.Since(start)
+	if err := stopProfile(); err != nil {
+		return cpuTimes{}, 0, 0, err
+	}
 	return t2.sub(t1).sub(idle.scale(elapsed.Seconds() / idleFor.Seconds())), b.writes(start), elapsed, nil
+}
+
+// enableProfiling turns on the profiling server sharedmain runs in the
+// controller (config-observability runtime-profiling; PROFILING_PORT is
+// set by startController).
+func (b *bench) enableProfiling() error {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "config-observability", Namespace: cluster.SystemNamespace},
+		Data: map[string]string{"runtime-profiling": "enabled"}}
+	_, err := b.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Create(context.Background(), cm, metav1.CreateOptions{})
+	if apierrs.IsAlreadyExists(err) {
+		_, err = b.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(context.Background(), cm.Name,
+			types.MergePatchType, []byte(`{"data":{"runtime-profiling":"enabled"}}`), metav1.PatchOptions{})
+	}
+	return err
+}
+
+// profile starts recording the controller's CPU profile in consecutive
+// 5 s pieces until the returned func is called, which waits for the last
+// piece and writes PROFILES/MODE-LABEL.txt: `go tool pprof -top -cum` of
+// the pieces together. Without -profiles it does nothing.
+func (b *bench) profile(label string) func() error {
+	if b.profiles == "" {
+		return func() error { return nil }
+	}
+	base := filepath.Join(b.profiles, fmt.Sprintf("%s-%s", b.mode, label))
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	bin := b.ctrlBin
+	go func() {
+		var pieces []string
+		var err error
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				done <- err
+				return
+			default:
+			}
+			piece := fmt.Sprintf("%s.%03d.pprof", base, i)
+			if e := fetch(fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile?seconds=5", profPort), piece); e != nil {
+				err = cmp.Or(err, e)
+				time.Sleep(time.Second)
+				continue
+			}
+			pieces = append(pieces, piece)
+			out, e := exec.Command("go", append([]string{"tool", "pprof", "-top", "-cum", "-nodecount=40", bin}, pieces...)...).CombinedOutput()
+			if e != nil {
+				err = cmp.Or(err, fmt.Errorf("go tool pprof: %w: %s", e, out))
+				continue
+			}
+			if e := os.WriteFile(base+".txt", out, 0o644); e != nil {
+				err = cmp.Or(err, e)
+			}
+		}
+	}()
+	return func() error {
+		close(stop)
+		return <-done
+	}
+}
+
+// fetch GETs url into file.
+func fetch(url, file string) error {
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// unreadChange changes a config-network key that nothing parses.
+func (b *bench) unreadChange() error {
+	b.unread++
+	patch := fmt.Sprintf(`{"data":{"bench-unread":"%d"}}`, b.unread)
+	_, err := b.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(context.Background(), "config-network",
+		types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+	return err
 }
 
 // patience is how long a wait may last before the run fails: at QPS 50
@@ -553,7 +775,7 @@ func procCPU(pid int) (time.Duration, error) {
 }
 
 func (b *bench) startController() error {
-	cmd, err := cluster.StartControllerWithLimits(b.c, b.ctrlBin, b.qps, b.burst)
+	cmd, err := cluster.StartControllerWithLimits(b.c, b.ctrlBin, b.qps, b.burst, fmt.Sprintf("PROFILING_PORT=%d", profPort))
 	b.ctrl = cmd
 	return err
 }
@@ -1005,6 +1227,37 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated, n
 			c := r.resyncCPU
 			return fmt.Sprintf("%.2f / %.2f / %.2f (%d writes)", c.ctrl.Seconds(), c.api.Seconds(), c.etcd.Seconds(), r.resyncGlobalW)
 		}))
+	fmt.Printf("| a change of a config-network key nothing parses (`bench-unread`): duration; CPU seconds controller / kube-apiserver / etcd (writes) | %s |\n",
+		col(func(r *result, _ config.Mode) string {
+			c := r.unreadCPU
+			return fmt.Sprintf("%.1f s; %.2f / %.2f / %.2f (%d writes)", r.unreadTime.Seconds(), c.ctrl.Seconds(), c.api.Seconds(), c.etcd.Seconds(), r.unreadW)
+		}))
+	for i, a := range alts {
+		fmt.Printf("| with `%s`: a new Route, idle → right after a global resync began (writes meanwhile) | %s |\n", a.name,
+			col(func(r *result, _ config.Mode) string {
+				x := r.alts[i]
+				if x.name == "" {
+					return "n/a"
+				}
+				return fmt.Sprintf("%d ms → %d ms (%.2f×, %d writes)", x.lateIdle.Milliseconds(), x.lateResync.Milliseconds(), x.lateResync.Seconds()/x.lateIdle.Seconds(), x.lateResyncW)
+			}))
+		fmt.Printf("| with `%s`: one global resync's duration; CPU seconds controller / kube-apiserver / etcd (writes) | %s |\n", a.name,
+			col(func(r *result, _ config.Mode) string {
+				x := r.alts[i]
+				if x.name == "" {
+					return "n/a"
+				}
+				c := x.resyncCPU
+				return fmt.Sprintf("%.1f s; %.2f / %.2f / %.2f (%d writes)", x.resyncTime.Seconds(), c.ctrl.Seconds(), c.api.Seconds(), c.etcd.Seconds(), x.resyncW)
+			}))
+	}
+	if resyncOnly {
+		fmt.Printf("| controller peak RSS (VmHWM): no Route → %d Routes, KiB per Route | %s |\n", n,
+			col(func(r *result, _ config.Mode) string {
+				return fmt.Sprintf("%d → %d MiB, %.1f KiB", r.rssEmpty>>10, r.rssBase>>10, float64(r.rssBase-r.rssEmpty)/float64(n))
+			}))
+		return
+	}
 	fmt.Printf("| time to converge after switching the mode from `ExternalName` (and back) | %s |\n", col(func(r *result, m config.Mode) string {
 		if !m.Managed() {
 			return "n/a"
