@@ -112,11 +112,11 @@ func nextShape(a *resources.Addressing, mode config.Mode) string {
 	}
 	// ExternalName mode: upstream's route reconciler decides.
 	switch {
-	case a.Upstream.Refused:
+	case a.Handback.Refused:
 		return "unchanged (upstream refuses the load balancer)"
-	case !a.Upstream.Ready:
+	case !a.Handback.Ready:
 		return "unchanged (upstream: no load balancer)"
-	case a.Upstream.Endpoints:
+	case a.Handback.Endpoints:
 		return ShapeHeadlessEndpoints + " (upstream)"
 	}
 	return "ExternalName or ClusterIP (upstream)"

@@ -270,7 +270,7 @@ func target(a *resources.Addressing) plan.Target {
 		Service:   a.Service,
 		Endpoints: a.Endpoints,
 		Slices:    a.Slices,
-		Upstream:  plan.Upstream{Ready: a.Upstream.Ready, Endpoints: a.Upstream.Endpoints, Refused: a.Upstream.Refused},
+		Handback:  plan.Handback{Ready: a.Handback.Ready, Endpoints: a.Handback.Endpoints, Refused: a.Handback.Refused},
 		Keep:      a.Keep,
 	}
 }

@@ -95,7 +95,7 @@ func withoutLabel[T interface{ DeepCopyObject() runtime.Object }](o T, k string)
 }
 
 // TestReconcileFaults reproduces the faults of issue 12, one or more rows
-// each: a managed mode must never take a name off DNS where upstream keeps
+// each: a managed mode must never take a name off DNS where the route reconciler keeps
 // it, and one name must never stop the others.
 func TestReconcileFaults(t *testing.T) {
 	route := rt.Route(true)
@@ -116,7 +116,7 @@ func TestReconcileFaults(t *testing.T) {
 	}
 
 	table := TableTest{{
-		// Fault 1: the load balancer status goes away. Upstream keeps the
+		// Fault 1: the load balancer status goes away. The route reconciler keeps the
 		// last Service and Endpoints; so do we.
 		Name:    "fault 1: load balancer gone, EndpointsAndSlices: the last addresses are kept",
 		Key:     key,
@@ -161,7 +161,7 @@ func TestReconcileFaults(t *testing.T) {
 		},
 		PostConditions: []func(*testing.T, *TableRow){inOrder("create services hello", "create (dry run) endpointslices hello-ipv4", "delete endpointslices hello-ipv4", "create endpointslices hello-ipv4")},
 	}, {
-		Name:    "fault 1: load balancer gone while switching to ExternalName: our slices stay until upstream reshapes",
+		Name:    "fault 1: load balancer gone while switching to ExternalName: our slices stay until the route reconciler reshapes",
 		Key:     key,
 		Ctx:     withMode(en, on),
 		Objects: base(untagged, lbNone, live(objects(desired(untagged, lbInternal, es, on, gateway()))...)...),
@@ -171,7 +171,7 @@ func TestReconcileFaults(t *testing.T) {
 		Name:         "fault 2: recreate refused by the apiserver: the live Service stays",
 		Key:          key,
 		Ctx:          withMode(es, on),
-		Objects:      base(untagged, lbIP, live(upstreamObjects(untagged, lbMesh)...)...),
+		Objects:      base(untagged, lbIP, live(routeReconcilerObjects(untagged, lbMesh)...)...),
 		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "services", invalid)},
 		WantErr:      true,
 		// The dry run only.
@@ -231,7 +231,7 @@ func TestReconcileFaults(t *testing.T) {
 		},
 	}, {
 		// Fault 5: ours in Endpoints mode with two families, released.
-		Name:    "fault 5: Endpoints mode, IPv4+IPv6, switched to ExternalName: upstream refuses two entries, ours go",
+		Name:    "fault 5: Endpoints mode, IPv4+IPv6, switched to ExternalName: the route reconciler refuses two entries, ours go",
 		Key:     key,
 		Ctx:     withMode(en, on),
 		Objects: base(untagged, lbDual, live(objects(desired(untagged, lbDual, ep, on))...)...),
@@ -248,7 +248,7 @@ func TestReconcileFaults(t *testing.T) {
 			updateOf(withUID(desired(untagged, lbIP, ep, on)[h].Endpoints)),
 		},
 	}, {
-		Name:    "fault 5: released with an IP: upstream takes over our Endpoints, mark and skip-mirror off",
+		Name:    "fault 5: released with an IP: the route reconciler takes over our Endpoints, mark and skip-mirror off",
 		Key:     key,
 		Ctx:     withMode(en, on),
 		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, ep, on))...)...),

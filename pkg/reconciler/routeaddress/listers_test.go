@@ -24,7 +24,7 @@ import (
 )
 
 // endpointSliceLister stands in for serving's Listers.GetEndpointSliceLister,
-// which the upstream patch adds (hack/upstream/serving-listers.patch; the
+// which serving's patch adds (hack/upstream/serving-listers.patch; the
 // patch's version of this file calls it).
 func endpointSliceLister(l *Listers) discoveryv1listers.EndpointSliceLister {
 	return discoveryv1listers.NewEndpointSliceLister(l.IndexerFor(&discoveryv1.EndpointSlice{}))

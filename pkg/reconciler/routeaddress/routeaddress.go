@@ -186,7 +186,7 @@ func (c *Reconciler) ingress(r *v1.Route) (*netv1alpha1.Ingress, error) {
 		return nil, fmt.Errorf("failed to get Ingress: %w", err)
 	}
 	if !metav1.IsControlledBy(ing, r) {
-		// Not the Route's KIngress: upstream reports that; we use no load balancer.
+		// Not the Route's KIngress: the route reconciler reports that; we use no load balancer.
 		return nil, nil
 	}
 	return ing, nil
@@ -434,7 +434,7 @@ type outcome struct {
 // other names go on, and the errors are returned together so that the work
 // queue retries with backoff. Creations and deletions are reported by the
 // caller in one Normal event per verb; updates are logged only, as
-// upstream's route reconciler does. Events share the client's rate limit
+// the route reconciler does. Events share the client's rate limit
 // with the writes, and every change of the gateway's addresses updates
 // every Route.
 func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) (outcome, error) {
@@ -669,7 +669,7 @@ func target(a *resources.Addressing) plan.Target {
 		Service:   a.Service,
 		Endpoints: a.Endpoints,
 		Slices:    a.Slices,
-		Upstream:  plan.Upstream{Ready: a.Upstream.Ready, Endpoints: a.Upstream.Endpoints, Refused: a.Upstream.Refused},
+		Handback:  plan.Handback{Ready: a.Handback.Ready, Endpoints: a.Handback.Endpoints, Refused: a.Handback.Refused},
 		Keep:      a.Keep,
 	}
 }

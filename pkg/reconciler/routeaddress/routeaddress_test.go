@@ -242,8 +242,8 @@ func objects(as map[string]*resources.Addressing) []runtime.Object {
 	return out
 }
 
-// upstreamObjects is what upstream's route reconciler leaves for route.
-func upstreamObjects(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus) []runtime.Object {
+// routeReconcilerObjects is what the route reconciler leaves for route.
+func routeReconcilerObjects(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus) []runtime.Object {
 	ctx := rt.WithRouteConfig(context.Background())
 	var out []runtime.Object
 	for _, tag := range resources.TargetTags(route) {
@@ -340,7 +340,7 @@ func TestReconcile(t *testing.T) {
 		}{{"IP", lbIP}, {"IPv4+IPv6", lbDual}, {"DomainInternal", lbInternal}, {"Domain", lbDomain}, {"MeshOnly", lbMesh}, {"none", lbNone}} {
 			state := objects(d(lb.lb, mode, on))
 			if !mode.Managed() {
-				state = upstreamObjects(route, lb.lb)
+				state = routeReconcilerObjects(route, lb.lb)
 			}
 			row := &TableRow{
 				Name:    fmt.Sprintf("steady state, %s, %s", mode, lb.name),
@@ -413,7 +413,7 @@ func TestReconcile(t *testing.T) {
 		Name:    "recreate: mesh ClusterIP → headless",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbIP, live(upstreamObjects(untagged, lbMesh)...)...),
+		Objects: base(untagged, lbIP, live(routeReconcilerObjects(untagged, lbMesh)...)...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{
 			deleteOf(servicesResource, h),
 		},
@@ -564,13 +564,13 @@ func TestReconcile(t *testing.T) {
 		Name:           "switch ExternalName → EndpointSlices: slices first, then the Service turns headless",
 		Key:            key,
 		Ctx:            withMode(es, on),
-		Objects:        base(untagged, lbInternal, live(upstreamObjects(untagged, lbInternal)...)...),
+		Objects:        base(untagged, lbInternal, live(routeReconcilerObjects(untagged, lbInternal)...)...),
 		WantCreates:    []runtime.Object{bound(intSlices[h].Slices[0])},
-		WantUpdates:    []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(upstreamObjects(untagged, lbInternal)[0].(*corev1.Service)), intSlices[h].Service))},
+		WantUpdates:    []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(routeReconcilerObjects(untagged, lbInternal)[0].(*corev1.Service)), intSlices[h].Service))},
 		WantEvents:     []string{created(plan.KindEndpointSlice, h+"-ipv4")},
 		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpointslices hello-ipv4", "update services hello")},
 	}, TableRow{
-		Name:    "switch EndpointSlices → ExternalName: nothing until upstream has reshaped the Service",
+		Name:    "switch EndpointSlices → ExternalName: nothing until the route reconciler has reshaped the Service",
 		Key:     key,
 		Ctx:     withMode(en, on),
 		Objects: base(untagged, lbInternal, live(objects(intSlices)...)...),
@@ -578,7 +578,7 @@ func TestReconcile(t *testing.T) {
 		Name:        "switch EndpointSlices → ExternalName: our slices go once the Service is ExternalName",
 		Key:         key,
 		Ctx:         withMode(en, on),
-		Objects:     base(untagged, lbInternal, live(append(upstreamObjects(untagged, lbInternal), intSlices[h].Slices[0])...)...),
+		Objects:     base(untagged, lbInternal, live(append(routeReconcilerObjects(untagged, lbInternal), intSlices[h].Slices[0])...)...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
 		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
 	}, TableRow{
@@ -617,7 +617,7 @@ func TestReconcile(t *testing.T) {
 		Objects: base(untagged, lbIP, append(live(desired(untagged, lbIP, ep, on)[h].Service, desired(untagged, lbIP, ep, on)[h].Endpoints, desired(untagged, lbIP, eps, on)[h].Slices[0]), mirroredSlice(h, "10.0.0.9"))...),
 		WantErr: true,
 	}, TableRow{
-		Name:    "switch EndpointsAndSlices → ExternalName with an IP: the labels come off for upstream",
+		Name:    "switch EndpointsAndSlices → ExternalName with an IP: the labels come off for the route reconciler",
 		Key:     key,
 		Ctx:     withMode(en, on),
 		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, eps, on))...)...),
@@ -628,20 +628,20 @@ func TestReconcile(t *testing.T) {
 		Name:    "switch EndpointsAndSlices → ExternalName with an IP: once the labels are off, our slices wait for the mirrored slice",
 		Key:     key,
 		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbIP, live(append(upstreamObjects(untagged, lbIP), desired(untagged, lbIP, es, on)[h].Slices[0])...)...),
+		Objects: base(untagged, lbIP, live(append(routeReconcilerObjects(untagged, lbIP), desired(untagged, lbIP, es, on)[h].Slices[0])...)...),
 		WantErr: true, // requeued: waiting for the mirrored slice
 	}, TableRow{
-		Name:        "switch EndpointsAndSlices → ExternalName with an IP: our slices go once upstream's Endpoints are mirrored",
+		Name:        "switch EndpointsAndSlices → ExternalName with an IP: our slices go once the route reconciler's Endpoints are mirrored",
 		Key:         key,
 		Ctx:         withMode(en, on),
-		Objects:     base(untagged, lbIP, append(live(append(upstreamObjects(untagged, lbIP), desired(untagged, lbIP, es, on)[h].Slices[0])...), mirroredSlice(h, "10.0.0.7"))...),
+		Objects:     base(untagged, lbIP, append(live(append(routeReconcilerObjects(untagged, lbIP), desired(untagged, lbIP, es, on)[h].Slices[0])...), mirroredSlice(h, "10.0.0.7"))...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
 		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
 	}, TableRow{
-		Name:    "ExternalName with an IP, upstream's Endpoints not mirrored yet and no slice of ours: nothing to wait for",
+		Name:    "ExternalName with an IP, the route reconciler's Endpoints not mirrored yet and no slice of ours: nothing to wait for",
 		Key:     key,
 		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbIP, live(upstreamObjects(untagged, lbIP)...)...),
+		Objects: base(untagged, lbIP, live(routeReconcilerObjects(untagged, lbIP)...)...),
 	}, TableRow{
 		Name:        "switch EndpointSlices → Endpoints: Endpoints first, slices kept until mirrored",
 		Key:         key,
@@ -654,7 +654,7 @@ func TestReconcile(t *testing.T) {
 		Name:        "switch ExternalName → Endpoints: Endpoints first, the Service stays ExternalName until mirrored",
 		Key:         key,
 		Ctx:         withMode(ep, on),
-		Objects:     base(untagged, lbIP, live(upstreamObjects(untagged, lbInternal)...)...),
+		Objects:     base(untagged, lbIP, live(routeReconcilerObjects(untagged, lbInternal)...)...),
 		WantCreates: []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
 		WantEvents:  []string{created(plan.KindEndpoints, h)},
 		WantErr:     true,

@@ -25,7 +25,7 @@ import (
 
 // benchmarkRoute measures what the reconciler does per Route and
 // reconcile: build the desired objects of both names (the Route's and its
-// tag's, from upstream's placeholders: nothing is cached) and plan against
+// tag's, from the route reconciler's placeholders: nothing is cached) and plan against
 // the actual state, converged (steady) or empty.
 func benchmarkRoute(b *testing.B, mode config.Mode, l lb, steady bool) {
 	e := newEnv(l, mode, config.FallbackEnabled)

@@ -29,11 +29,11 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
-// This file compares only the fields this project writes. Fields the
+// This file compares only the fields routeaddress writes. Fields the
 // apiserver defaults (clusterIPs, ipFamilies, ipFamilyPolicy,
 // internalTrafficPolicy, sessionAffinity when we leave it empty, a port's
 // protocol and targetPort) never make two objects differ, and labels and
-// annotations are merged the way upstream merges them: ours are added, others
+// annotations are merged the way the route reconciler merges them: ours are added, others
 // are kept.
 
 type change int
@@ -192,7 +192,7 @@ func updatedEndpoints(want, have *corev1.Endpoints) *corev1.Endpoints {
 }
 
 // withoutMarks is have without the labels that say it is ours, for
-// upstream to take over.
+// the route reconciler to take over.
 func withoutMarks(have *corev1.Endpoints) *corev1.Endpoints {
 	out := have.DeepCopy()
 	delete(out.Labels, discoveryv1.LabelSkipMirror)

@@ -158,10 +158,10 @@ func (e env) input(a plan.Actual) (plan.Input, error) {
 	return in, nil
 }
 
-// upstream plays the upstream route reconciler of serving v0.50.0 on the
+// routeReconciler plays the route reconciler of serving v0.50.0 on the
 // simulated apiserver: placeholders, MakeK8sService, its update-or-recreate
 // rule, Endpoints subsets, orphans.
-func (e env) upstream(s *apiserver) error {
+func (e env) routeReconciler(s *apiserver) error {
 	want := map[string]bool{}
 	for _, tag := range tags {
 		ph, err := routeresources.MakeK8sPlaceholderService(e.ctx, e.route, tag)
@@ -191,7 +191,7 @@ func (e env) upstream(s *apiserver) error {
 			to.Spec.ClusterIP = from.Spec.ClusterIP
 		}
 		// A write the apiserver refuses (an ExternalName in upper case)
-		// fails upstream's reconcile of this name; it is retried, and
+		// fails the route reconciler's reconcile of this name; it is retried, and
 		// refused again.
 		if canUpdate {
 			existing := from.DeepCopy()
@@ -239,23 +239,23 @@ func (e env) upstream(s *apiserver) error {
 type from struct {
 	name  string
 	build func() (*apiserver, error)
-	// ours: the state was made by this project from the load balancer lb,
-	// so after a release it must look as upstream alone would have made
+	// ours: the state was made by routeaddress from the load balancer lb,
+	// so after a release it must look as the route reconciler alone would have made
 	// it, had it been in charge all along (see reference); otherwise as
-	// upstream alone makes of the same state.
+	// the route reconciler alone makes of the same state.
 	ours bool
 	lb   lb
 }
 
-// reference is the state upstream alone starts from, for comparison with
+// reference is the state the route reconciler alone starts from, for comparison with
 // a release from f to the load balancer l.
 func (f from) reference(before plan.Actual, l lb) (*apiserver, error) {
 	if !f.ours {
 		return newAPIServer(before), nil
 	}
 	if len(l.entries) > 1 {
-		// Upstream refuses the load balancer: it will not reshape a
-		// headless Service of ours, which goes, and upstream's placeholder
+		// The route reconciler refuses the load balancer: it will not reshape a
+		// headless Service of ours, which goes, and the route reconciler's placeholder
 		// takes its place.
 		for _, svc := range before.Services {
 			if svc.Spec.ClusterIP == corev1.ClusterIPNone {
@@ -263,7 +263,7 @@ func (f from) reference(before plan.Actual, l lb) (*apiserver, error) {
 			}
 		}
 	}
-	return byUpstream(f.lb)()
+	return byRouteReconciler(f.lb)()
 }
 
 func ours(l lb, mode config.Mode) func() (*apiserver, error) {
@@ -278,21 +278,21 @@ func ours(l lb, mode config.Mode) func() (*apiserver, error) {
 	}
 }
 
-func byUpstream(l lb) func() (*apiserver, error) {
+func byRouteReconciler(l lb) func() (*apiserver, error) {
 	return func() (*apiserver, error) {
 		s := newAPIServer(plan.Actual{})
-		return s, newEnv(l, config.ModeExternalName, config.FallbackEnabled).upstream(s)
+		return s, newEnv(l, config.ModeExternalName, config.FallbackEnabled).routeReconciler(s)
 	}
 }
 
-// froms are the starting states: upstream's, ours in every managed mode
+// froms are the starting states: the route reconciler's, ours in every managed mode
 // for every load balancer, and a few made by hand.
 var froms = append([]from{
 	{"absent", func() (*apiserver, error) { return newAPIServer(plan.Actual{}), nil }, false, lbNone},
-	{"ExternalName placeholder", byUpstream(lbNone), false, lbNone},
-	{"ExternalName", byUpstream(lbInternal), false, lbInternal},
-	{"headless+Endpoints (upstream IP)", byUpstream(lbIP), false, lbIP},
-	{"mesh ClusterIP", byUpstream(lbMesh), false, lbMesh},
+	{"ExternalName placeholder", byRouteReconciler(lbNone), false, lbNone},
+	{"ExternalName", byRouteReconciler(lbInternal), false, lbInternal},
+	{"headless+Endpoints (route reconciler, IP)", byRouteReconciler(lbIP), false, lbIP},
+	{"mesh ClusterIP", byRouteReconciler(lbMesh), false, lbMesh},
 	{"orphaned tag", func() (*apiserver, error) {
 		s, err := ours(lbIP, config.ModeEndpointsAndSlices)()
 		if err != nil {
@@ -416,7 +416,7 @@ func TestTransitionMatrix(t *testing.T) {
 					checkConverged(t, e, s, before)
 				case f.ours && tt.lb.name == lbNone.name:
 					// The load balancer is gone: our last addresses stay
-					// until upstream has a shape again; only orphans go.
+					// until the route reconciler has a shape again; only orphans go.
 					for _, op := range p.Ops {
 						if op.Reason != "orphan" {
 							t.Errorf("released with no load balancer: %s %s %s (%s)", op.Verb, op.Kind, op.Name(), op.Reason)
@@ -427,8 +427,8 @@ func TestTransitionMatrix(t *testing.T) {
 					if err != nil {
 						t.Fatal("building the reference state:", err)
 					}
-					// The apiserver refuses upstream's own upper-case
-					// ExternalName: where upstream writes one, what it
+					// The apiserver refuses the route reconciler's own upper-case
+					// ExternalName: where the route reconciler writes one, what it
 					// leaves depends on where it failed, not on us.
 					compare := tt.lb.name != lbUpper.name && f.lb.name != lbUpper.name
 					checkReleased(t, e, s, reference, compare)
@@ -659,16 +659,16 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 	}
 }
 
-// checkReleased lets upstream and us take turns until neither writes, then
-// checks the cluster is what upstream alone makes of the reference state.
+// checkReleased lets the route reconciler and us take turns until neither writes, then
+// checks the cluster is what the route reconciler alone makes of the reference state.
 func checkReleased(t *testing.T, e env, s, fresh *apiserver, compare bool) {
 	t.Helper()
 	for round := 0; ; round++ {
 		if round == 4 {
-			t.Fatal("upstream and the planner did not settle in 4 rounds")
+			t.Fatal("the route reconciler and the planner did not settle in 4 rounds")
 		}
-		if err := e.upstream(s); err != nil {
-			t.Fatal("upstream:", err)
+		if err := e.routeReconciler(s); err != nil {
+			t.Fatal("route reconciler:", err)
 		}
 		s.mirror(true)
 		now := s.actual()
@@ -701,14 +701,14 @@ func checkReleased(t *testing.T, e env, s, fresh *apiserver, compare bool) {
 	if !compare {
 		return
 	}
-	// What upstream alone makes of the reference state.
-	if err := e.upstream(fresh); err != nil {
+	// What the route reconciler alone makes of the reference state.
+	if err := e.routeReconciler(fresh); err != nil {
 		t.Fatal(err)
 	}
 	for n, want := range fresh.services {
 		got := s.services[n]
 		if got == nil {
-			t.Errorf("Service %s missing, upstream alone has it", n)
+			t.Errorf("Service %s missing, the route reconciler alone has it", n)
 			continue
 		}
 		if !metav1.IsControlledBy(got, e.route) {
@@ -716,11 +716,11 @@ func checkReleased(t *testing.T, e env, s, fresh *apiserver, compare bool) {
 		}
 		if got.Spec.Type != want.Spec.Type || got.Spec.ExternalName != want.Spec.ExternalName ||
 			(got.Spec.ClusterIP == corev1.ClusterIPNone) != (want.Spec.ClusterIP == corev1.ClusterIPNone) {
-			t.Errorf("Service %s = %s %q %q, upstream alone makes %s %q %q", n,
+			t.Errorf("Service %s = %s %q %q, the route reconciler alone makes %s %q %q", n,
 				got.Spec.Type, got.Spec.ClusterIP, got.Spec.ExternalName, want.Spec.Type, want.Spec.ClusterIP, want.Spec.ExternalName)
 		}
 		if (s.endpoints[n] != nil) != (fresh.endpoints[n] != nil) {
-			t.Errorf("Endpoints %s exists = %v, upstream alone: %v", n, s.endpoints[n] != nil, fresh.endpoints[n] != nil)
+			t.Errorf("Endpoints %s exists = %v, the route reconciler alone: %v", n, s.endpoints[n] != nil, fresh.endpoints[n] != nil)
 		}
 	}
 }
@@ -732,7 +732,7 @@ func target(a *resources.Addressing) plan.Target {
 		Service:   a.Service,
 		Endpoints: a.Endpoints,
 		Slices:    a.Slices,
-		Upstream:  plan.Upstream{Ready: a.Upstream.Ready, Endpoints: a.Upstream.Endpoints, Refused: a.Upstream.Refused},
+		Handback:  plan.Handback{Ready: a.Handback.Ready, Endpoints: a.Handback.Endpoints, Refused: a.Handback.Refused},
 		Keep:      a.Keep,
 	}
 }

@@ -177,7 +177,7 @@ func TestSliceOwners(t *testing.T) {
 // reconciler has no shape for the name, our headless Service stays only if
 // it serves an address (ready or not), through the Endpoints or a slice.
 func TestReleaseServesAddresses(t *testing.T) {
-	const deleteService = "Delete Service hello: released to upstream: placeholder"
+	const deleteService = "Delete Service hello: released to the route reconciler: placeholder"
 	withSubset := func(sub corev1.EndpointSubset) *corev1.Endpoints {
 		ep := Endpoints(RouteName, nil)
 		ep.UID = "ep-uid"
@@ -191,7 +191,7 @@ func TestReleaseServesAddresses(t *testing.T) {
 	}{{
 		name:   "an Endpoints subset with no address",
 		actual: plan.Actual{Endpoints: []*corev1.Endpoints{withSubset(corev1.EndpointSubset{Ports: []corev1.EndpointPort{{Name: "http2", Port: 80}}})}},
-		ops:    []string{deleteService, "Delete Endpoints hello: released to upstream"},
+		ops:    []string{deleteService, "Delete Endpoints hello: released to the route reconciler"},
 	}, {
 		name:   "an Endpoints subset with a ready address",
 		actual: plan.Actual{Endpoints: []*corev1.Endpoints{withSubset(corev1.EndpointSubset{Addresses: []corev1.EndpointAddress{{IP: gatewayIP}}})}},
@@ -201,7 +201,7 @@ func TestReleaseServesAddresses(t *testing.T) {
 	}, {
 		name:   "a slice with no endpoint",
 		actual: plan.Actual{Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid")}},
-		ops:    []string{deleteService, "Delete EndpointSlice hello-ipv4: released to upstream"},
+		ops:    []string{deleteService, "Delete EndpointSlice hello-ipv4: released to the route reconciler"},
 	}, {
 		name:   "a slice with an endpoint",
 		actual: plan.Actual{Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
@@ -259,7 +259,7 @@ func TestWaitsForMirroring(t *testing.T) {
 		s.Labels[discoveryv1.LabelManagedBy] = names.MirroredBy
 		return s
 	}
-	upstreams := func() *corev1.Endpoints { // upstream's: no mark, no skip-mirror
+	unmarked := func() *corev1.Endpoints { // the route reconciler's: no mark, no skip-mirror
 		ep := Endpoints(RouteName, []string{gatewayIP})
 		ep.UID, ep.Labels = "ep-uid", map[string]string{"serving.knative.dev/route": RouteName}
 		return ep
@@ -269,7 +269,7 @@ func TestWaitsForMirroring(t *testing.T) {
 		ep.UID = "ep-uid"
 		return ep
 	}
-	released := plan.Target{Name: RouteName, Upstream: plan.Upstream{Ready: true, Endpoints: true}}
+	released := plan.Target{Name: RouteName, Handback: plan.Handback{Ready: true, Endpoints: true}}
 	endpointsMode := plan.Target{Name: RouteName, Service: HeadlessService(RouteName), Endpoints: Endpoints(RouteName, []string{gatewayIP})}
 	tests := []struct {
 		name     string
@@ -279,28 +279,28 @@ func TestWaitsForMirroring(t *testing.T) {
 		ops      []string
 		waiting  []string
 	}{{
-		name:     "released: upstream's Endpoints not mirrored yet, our slice stays",
+		name:     "released: the route reconciler's Endpoints not mirrored yet, our slice stays",
 		target:   released,
 		released: true,
-		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{upstreams()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
+		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{unmarked()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
 		waiting:  []string{RouteName},
 	}, {
 		name:     "released: mirrored, our slice goes",
 		target:   released,
 		released: true,
-		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{upstreams()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP), mirrored(gatewayIP)}},
-		ops:      []string{"Delete EndpointSlice hello-ipv4: released to upstream"},
+		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{unmarked()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP), mirrored(gatewayIP)}},
+		ops:      []string{"Delete EndpointSlice hello-ipv4: released to the route reconciler"},
 	}, {
 		name:     "released: mirrored with another address, our slice stays",
 		target:   released,
 		released: true,
-		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{upstreams()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP), mirrored(other)}},
+		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{unmarked()}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP), mirrored(other)}},
 		waiting:  []string{RouteName},
 	}, {
 		name:     "released: no slice of ours, nothing waits",
 		target:   released,
 		released: true,
-		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{upstreams()}},
+		actual:   plan.Actual{Endpoints: []*corev1.Endpoints{unmarked()}},
 	}, {
 		name:    "Endpoints mode: our slice stays until mirrored",
 		target:  endpointsMode,

@@ -427,15 +427,15 @@ func replaceSlice(have, want *discoveryv1.EndpointSlice, reason string) []Op {
 	}
 }
 
-// release plans one name whose Service the upstream route reconciler owns
-// again. The marks come off an Endpoints upstream keeps; our EndpointSlices
-// (and our Endpoints that upstream does not want) go once upstream has
+// release plans one name whose Service the route reconciler owns
+// again. The marks come off an Endpoints the route reconciler keeps; our EndpointSlices
+// (and our Endpoints that the route reconciler does not want) go once the route reconciler has
 // reshaped the Service, so that the name never stops resolving. While
-// upstream has no shape for the Service it never reshapes it, so a
-// headless Service of ours is deleted (and upstream creates its own
-// placeholder) when it serves no addresses, or when upstream refuses the
+// the route reconciler has no shape for the Service it never reshapes it, so a
+// headless Service of ours is deleted (and the route reconciler creates its own
+// placeholder) when it serves no addresses, or when the route reconciler refuses the
 // load balancer outright; when the load balancer is merely gone, it keeps
-// its last addresses until upstream takes over.
+// its last addresses until the route reconciler takes over.
 func (p *planner) release(t *Target) {
 	svc, ep := p.service(t.Name), p.endpointsOf(t.Name)
 	if svc != nil && !p.controlled(svc) {
@@ -451,13 +451,13 @@ func (p *planner) release(t *Target) {
 		}
 	}
 	ours := ep != nil && oursEndpoints(ep)
-	up := t.Upstream
+	up := t.Handback
 	headless := headlessService(svc)
 
 	if headless && !up.Ready && (ep == nil || ours) && (up.Refused || !servesAddresses(ep, ss)) {
-		reason := "released to upstream: placeholder"
+		reason := "released to the route reconciler: placeholder"
 		if up.Refused {
-			reason = "released to upstream, which refuses the load balancer"
+			reason = "released to the route reconciler, which refuses the load balancer"
 		}
 		p.serviceOps = append(p.serviceOps, Op{Verb: Delete, Kind: KindService, Object: svc, Reason: reason})
 		headless = false
@@ -466,26 +466,26 @@ func (p *planner) release(t *Target) {
 
 	if ours {
 		if up.Endpoints {
-			p.prepareOps = append(p.prepareOps, Op{Verb: Update, Kind: KindEndpoints, Object: withoutMarks(ep), Reason: "released to upstream"})
+			p.prepareOps = append(p.prepareOps, Op{Verb: Update, Kind: KindEndpoints, Object: withoutMarks(ep), Reason: "released to the route reconciler"})
 		} else if handedOver {
-			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "released to upstream"})
+			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "released to the route reconciler"})
 		}
 	}
 	if !handedOver {
 		return
 	}
 	if len(ss) > 0 && headless && ep != nil && !p.mirrorServes(ep) {
-		// Upstream's Endpoints answer once they are mirrored.
+		// The route reconciler's Endpoints answer once they are mirrored.
 		p.waiting = append(p.waiting, t.Name)
 		return
 	}
 	for _, s := range ss {
-		p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "released to upstream"})
+		p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "released to the route reconciler"})
 	}
 }
 
-// oursEndpoints reports whether an Endpoints was written by this project
-// rather than by upstream.
+// oursEndpoints reports whether an Endpoints was written by routeaddress
+// rather than by the route reconciler.
 func oursEndpoints(ep *corev1.Endpoints) bool {
 	return ep.Labels[names.MarkLabel] != "" || ep.Labels[discoveryv1.LabelSkipMirror] != ""
 }
@@ -509,7 +509,7 @@ func servesAddresses(ep *corev1.Endpoints, ss []*discoveryv1.EndpointSlice) bool
 }
 
 // orphans deletes what the Route controls under names it no longer wants.
-// With every target released, orphan Services and Endpoints are upstream's
+// With every target released, orphan Services and Endpoints are the route reconciler's
 // to delete; our EndpointSlices are always ours.
 func (p *planner) orphans(targets []*Target) {
 	desired := func(name string) bool {

@@ -87,26 +87,26 @@ type Target struct {
 	Endpoints *corev1.Endpoints
 	// Slices are the desired EndpointSlices.
 	Slices []*discoveryv1.EndpointSlice
-	// Upstream is what the upstream route reconciler makes of this name; it
+	// The route reconciler is what the route reconciler makes of this name; it
 	// matters only when the Input is Released.
-	Upstream Upstream
+	Handback Handback
 	// Keep is true when the KIngress has no load balancer: what exists
 	// under this name stays as it is (its last addresses keep resolving);
 	// only a missing Service is created, from Service.
 	Keep bool
 }
 
-// Upstream describes what the upstream route reconciler will make of a
+// Handback describes what the route reconciler will make of a
 // Service whose addressing is handed back to it.
-type Upstream struct {
-	// Ready is true when upstream has a shape for the Service (its KIngress
+type Handback struct {
+	// Ready is true when the route reconciler has a shape for the Service (its KIngress
 	// load balancer is ready) and so will rewrite it.
 	Ready bool
-	// Endpoints is true when upstream keeps a core/v1 Endpoints for the
+	// Endpoints is true when the route reconciler keeps a core/v1 Endpoints for the
 	// Service (the load balancer is an IP).
 	Endpoints bool
-	// Refused is true when the KIngress has a load balancer that upstream
-	// cannot make a Service of (more than one entry): upstream will not
+	// Refused is true when the KIngress has a load balancer that the route reconciler
+	// cannot make a Service of (more than one entry): the route reconciler will not
 	// reshape the Service while it stays.
 	Refused bool
 }
@@ -119,9 +119,9 @@ type Input struct {
 	Targets []Target
 	// Actual is what exists.
 	Actual Actual
-	// Released is true in ExternalName mode: the upstream route reconciler
+	// Released is true in ExternalName mode: the route reconciler
 	// owns the Services and their Endpoints, and the plan only removes what
-	// this project added, once upstream has taken over.
+	// routeaddress added, once the route reconciler has taken over.
 	Released bool
 }
 

@@ -50,17 +50,17 @@ const (
 	// longer): the name keeps whatever it has, and a missing Service is
 	// created as a headless placeholder with no endpoints.
 	ShapeKept Shape = "Kept"
-	// ShapeExternalName is upstream's ExternalName Service, used as the
+	// ShapeExternalName is the route reconciler's ExternalName Service, used as the
 	// fallback for an unresolvable load balancer.
 	ShapeExternalName Shape = "ExternalName"
-	// ShapeMesh is upstream's ClusterIP Service for a MeshOnly load balancer.
+	// ShapeMesh is the route reconciler's ClusterIP Service for a MeshOnly load balancer.
 	ShapeMesh Shape = "ClusterIP"
-	// ShapeUpstream means the Service is left to the upstream route
+	// ShapeRouteReconciler means the Service is left to the route
 	// reconciler (mode ExternalName).
-	ShapeUpstream Shape = "Upstream"
+	ShapeRouteReconciler Shape = "RouteReconciler"
 )
 
-// TargetTags are the traffic tags upstream gives Services for: "" (the
+// TargetTags are the traffic tags the route reconciler gives Services for: "" (the
 // Route's own name) and each tag of the Route's traffic, sorted.
 func TargetTags(r *v1.Route) []string {
 	tags := []string{""}
@@ -75,14 +75,14 @@ func TargetTags(r *v1.Route) []string {
 	return tags
 }
 
-// Upstream describes what upstream's route reconciler makes of a Service
+// Handback describes what the route reconciler makes of a Service
 // whose addressing is handed back to it (ExternalName mode).
-type Upstream struct {
-	// Ready: upstream has a shape for the Service and will rewrite it.
+type Handback struct {
+	// Ready: the route reconciler has a shape for the Service and will rewrite it.
 	Ready bool
-	// Endpoints: upstream keeps a core/v1 Endpoints (an IP load balancer).
+	// Endpoints: the route reconciler keeps a core/v1 Endpoints (an IP load balancer).
 	Endpoints bool
-	// Refused: upstream cannot make a Service of the load balancer.
+	// Refused: the route reconciler cannot make a Service of the load balancer.
 	Refused bool
 }
 
@@ -90,14 +90,14 @@ type Upstream struct {
 type Addressing struct {
 	// Name is the Service name.
 	Name string
-	// Service is the desired Service (upstream's in ExternalName mode).
+	// Service is the desired Service (the route reconciler's in ExternalName mode).
 	Service *corev1.Service
 	// Endpoints is the desired Endpoints, nil for none.
 	Endpoints *corev1.Endpoints
 	// Slices are the desired EndpointSlices.
 	Slices []*discoveryv1.EndpointSlice
-	// Upstream is what upstream's route reconciler makes of this name.
-	Upstream Upstream
+	// The route reconciler is what the route reconciler makes of this name.
+	Handback Handback
 	// Keep is true when the KIngress has no load balancer: what exists
 	// under this name stays; only a missing Service is created.
 	Keep bool
@@ -110,12 +110,12 @@ type Addressing struct {
 }
 
 // MakeAddressing builds what the Service named for route and tag should be,
-// given upstream's placeholder Service for that tag (see Placeholders), the
+// given the route reconciler's placeholder Service for that tag (see Placeholders), the
 // Route's KIngress (nil when it does not exist yet), whether the Service is
-// cluster local (upstream reads that off the live Service's visibility
+// cluster local (the route reconciler reads that off the live Service's visibility
 // label), the route-address configuration and a Resolver for the load
 // balancer. ctx must carry the route reconciler's configuration (domain and
-// network), as for upstream's constructors. The objects it returns may be
+// network), as for the route reconciler's constructors. The objects it returns may be
 // shared with earlier calls (see Placeholder) and must not be modified.
 func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholder *Placeholder, ing *netv1alpha1.Ingress,
 	isPrivate bool, cfg *config.RouteAddress, resolver *Resolver) (*Addressing, error) {
@@ -124,19 +124,19 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholde
 
 	lb := LoadBalancer(ing, isPrivate)
 	if !cfg.Mode.Managed() {
-		a.Shape = ShapeUpstream
+		a.Shape = ShapeRouteReconciler
 		if lb != nil {
 			if pair, err := routeresources.MakeK8sService(ctx, route, tag, ing, isPrivate); err == nil {
-				a.Upstream = Upstream{Ready: true, Endpoints: pair.Endpoints != nil}
+				a.Handback = Handback{Ready: true, Endpoints: pair.Endpoints != nil}
 			} else {
-				a.Upstream = Upstream{Refused: true}
+				a.Handback = Handback{Refused: true}
 			}
 		}
 		return a, nil
 	}
 	if lb == nil {
 		// No load balancer: a new Route waits for one, and an existing one
-		// keeps its last addresses, as upstream keeps its Service and
+		// keeps its last addresses, as the route reconciler keeps its Service and
 		// Endpoints while the KIngress is not ready.
 		a.Shape, a.Service, a.Keep = ShapeKept, placeholder.headless, true
 		return a, nil
@@ -151,12 +151,12 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholde
 		a.Endpoints, a.Slices = h.endpoints, h.slices
 	} else if res.MeshOnly {
 		a.Shape = ShapeMesh
-		if a.Service, err = upstreamService(ctx, route, tag, ing, netv1alpha1.LoadBalancerIngressStatus{MeshOnly: true}); err != nil {
+		if a.Service, err = k8sService(ctx, route, tag, ing, netv1alpha1.LoadBalancerIngressStatus{MeshOnly: true}); err != nil {
 			return nil, err
 		}
 	} else if res.Fallback != nil && cfg.ExternalNameFallback == config.FallbackEnabled {
 		a.Shape = ShapeExternalName
-		if a.Service, err = upstreamService(ctx, route, tag, ing, *res.Fallback); err != nil {
+		if a.Service, err = k8sService(ctx, route, tag, ing, *res.Fallback); err != nil {
 			return nil, err
 		}
 	} else {
@@ -168,9 +168,9 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholde
 	return a, nil
 }
 
-// upstreamService is upstream's MakeK8sService for a load balancer of the
-// single entry e, so that the shapes we share with upstream are upstream's.
-func upstreamService(ctx context.Context, route *v1.Route, tag string, ing *netv1alpha1.Ingress, e netv1alpha1.LoadBalancerIngressStatus) (*corev1.Service, error) {
+// k8sService is the route reconciler's MakeK8sService for a load balancer of the
+// single entry e, so that the shapes we share with the route reconciler are its own.
+func k8sService(ctx context.Context, route *v1.Route, tag string, ing *netv1alpha1.Ingress, e netv1alpha1.LoadBalancerIngressStatus) (*corev1.Service, error) {
 	only := &netv1alpha1.Ingress{
 		ObjectMeta: metav1.ObjectMeta{Name: ing.Name, Namespace: ing.Namespace},
 		Status: netv1alpha1.IngressStatus{
@@ -198,7 +198,7 @@ func headless(placeholder *corev1.Service) *corev1.Service {
 	}
 }
 
-// makeEndpoints is upstream's Endpoints for an IP load balancer, with every
+// makeEndpoints is the route reconciler's Endpoints for an IP load balancer, with every
 // address, the resolved port, our mark (names.MarkLabel) and, when our own
 // slices exist too, the label that keeps the mirroring controller from
 // copying it. ips are the

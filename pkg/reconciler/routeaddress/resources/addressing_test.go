@@ -54,7 +54,7 @@ type lbCase struct {
 	fallback   string
 	problems   []Reason
 	referenced bool
-	upstream   Upstream
+	handback   Handback
 }
 
 var lbCases = []lbCase{{
@@ -67,19 +67,19 @@ var lbCases = []lbCase{{
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7"},
 	port:     80,
-	upstream: Upstream{Ready: true, Endpoints: true},
+	handback: Handback{Ready: true, Endpoints: true},
 }, {
 	name:     "two IPs of both families",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("fd00::7"), IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7", "fd00::7"},
 	port:     80,
-	upstream: Upstream{Refused: true}, // upstream refuses more than one entry
+	handback: Handback{Refused: true}, // the route reconciler refuses more than one entry
 }, {
 	name:     "IP and DomainInternal in one entry (net-contour)",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{{IP: "10.0.0.8", DomainInternal: GatewayDomain}},
 	addrs:    []string{"10.0.0.8"},
 	port:     80,
-	upstream: Upstream{Ready: true, Endpoints: true},
+	handback: Handback{Ready: true, Endpoints: true},
 }, {
 	name:       "DomainInternal resolvable",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -87,7 +87,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:    "DomainInternal dual stack, only a port named http2",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain + ".")},
@@ -97,14 +97,14 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10", "fd00:10:96::a"},
 	port:       8080,
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:       "DomainInternal Service missing",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonServiceNotFound},
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:    "DomainInternal Service headless",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -116,7 +116,7 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonServiceHeadless},
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:    "DomainInternal Service ExternalName",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -128,7 +128,7 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonServiceExternalName},
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:       "DomainInternal Service without a usable port",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -136,7 +136,7 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonNoPort},
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:    "DomainInternal Service with only spec.clusterIP",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -148,7 +148,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:       "DomainInternal Service without a cluster IP",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -156,7 +156,7 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonNoClusterIP},
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:    "DomainInternal port 80 is UDP: the TCP port named http2 before the one named http",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -167,7 +167,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       8082,
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:    "DomainInternal only a port named http",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -177,43 +177,43 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       8081,
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:     "DomainInternal outside the cluster domain",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("gateway.corp.example.com")},
 	fallback: "gateway.corp.example.com",
 	problems: []Reason{ReasonNotClusterService},
-	upstream: Upstream{Ready: true},
+	handback: Handback{Ready: true},
 }, {
 	name:     "external Domain",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{Domain("lb.example.com")},
 	fallback: "lb.example.com",
 	problems: []Reason{ReasonExternalDomain},
-	upstream: Upstream{Ready: true},
+	handback: Handback{Ready: true},
 }, {
 	name:     "IP that does not parse",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.300")},
 	problems: []Reason{ReasonInvalidIP},
-	upstream: Upstream{Ready: true, Endpoints: true},
+	handback: Handback{Ready: true, Endpoints: true},
 }, {
 	name:     "loopback IP",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("127.0.0.1")},
 	problems: []Reason{ReasonAddressNotAllowed},
-	upstream: Upstream{Ready: true, Endpoints: true},
+	handback: Handback{Ready: true, Endpoints: true},
 }, {
 	name:     "addresses the apiserver refuses in endpoints, one usable",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("::1"), IP("169.254.1.1"), IP("fe80::1"), IP("0.0.0.0"), IP("::"), IP("224.0.0.1"), IP("ff02::1"), IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7"},
 	port:     80,
 	problems: []Reason{ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed},
-	upstream: Upstream{Refused: true},
+	handback: Handback{Refused: true},
 }, {
 	name:     "IPv4-mapped IPv6 address: used as IPv4, and said so",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("::ffff:10.0.0.7")},
 	addrs:    []string{"10.0.0.7"},
 	port:     80,
 	problems: []Reason{ReasonMappedAddress},
-	upstream: Upstream{Ready: true, Endpoints: true},
+	handback: Handback{Ready: true, Endpoints: true},
 }, {
 	name:       "DomainInternal in upper case",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("Kourier-Internal.KOURIER-SYSTEM.svc.Cluster.Local")},
@@ -221,7 +221,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:       "DomainInternal <service>.<namespace>.svc",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayName + "." + GatewayNamespace + ".svc")},
@@ -229,7 +229,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:       "DomainInternal <service>.<namespace>. with a trailing dot",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayName + "." + GatewayNamespace + ".")},
@@ -237,19 +237,19 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:       "DomainInternal in upper case, Service missing: the fallback is lower case",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("Missing.Kourier-System.svc.cluster.local")},
 	fallback:   "missing.kourier-system.svc.cluster.local",
 	problems:   []Reason{ReasonServiceNotFound},
 	referenced: true,
-	upstream:   Upstream{Ready: true},
+	handback:   Handback{Ready: true},
 }, {
 	name:     "MeshOnly",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{MeshOnly()},
 	mesh:     true,
-	upstream: Upstream{Ready: true},
+	handback: Handback{Ready: true},
 }, {
 	name:       "one entry resolves, one does not",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{Domain("lb.example.com"), DomainInternal(GatewayDomain)},
@@ -258,7 +258,7 @@ var lbCases = []lbCase{{
 	port:       80,
 	problems:   []Reason{ReasonExternalDomain},
 	referenced: true,
-	upstream:   Upstream{Refused: true},
+	handback:   Handback{Refused: true},
 }, {
 	name:     "entries on different ports",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7"), DomainInternal(GatewayDomain)},
@@ -268,7 +268,7 @@ var lbCases = []lbCase{{
 	problems: []Reason{ReasonPortMismatch},
 	// the second entry is still looked at, so it is still tracked.
 	referenced: true,
-	upstream:   Upstream{Refused: true},
+	handback:   Handback{Refused: true},
 }}
 
 type summary struct {
@@ -281,11 +281,11 @@ type summary struct {
 	Slices       []string
 	Problems     []Reason
 	Referenced   bool
-	Upstream     Upstream
+	Handback     Handback
 }
 
 func summarize(a *Addressing) summary {
-	s := summary{Shape: a.Shape, Referenced: len(a.Resolution.Referenced) > 0, Upstream: a.Upstream}
+	s := summary{Shape: a.Shape, Referenced: len(a.Resolution.Referenced) > 0, Handback: a.Handback}
 	if a.Service != nil {
 		s.Type, s.ClusterIP, s.ExternalName = a.Service.Spec.Type, a.Service.Spec.ClusterIP, a.Service.Spec.ExternalName
 	}
@@ -315,7 +315,7 @@ func summarize(a *Addressing) summary {
 func expect(c lbCase, cfg config.RouteAddress, svcName string) summary {
 	s := summary{Problems: c.problems, Referenced: c.referenced}
 	if !cfg.Mode.Managed() {
-		return summary{Shape: ShapeUpstream, Upstream: c.upstream}
+		return summary{Shape: ShapeRouteReconciler, Handback: c.handback}
 	}
 	switch {
 	case len(c.entries) == 0:
@@ -391,10 +391,10 @@ func TestMakeAddressingMatrix(t *testing.T) {
 							t.Error("addressing (-want +got):", diff)
 						}
 						if got.Service != nil {
-							// Metadata is always upstream's placeholder metadata.
+							// Metadata is always the route reconciler's placeholder metadata.
 							ph, _ := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
 							if diff := cmp.Diff(ph.ObjectMeta, got.Service.ObjectMeta); diff != "" {
-								t.Error("Service metadata differs from upstream's placeholder (-want +got):", diff)
+								t.Error("Service metadata differs from the route reconciler's placeholder (-want +got):", diff)
 							}
 						}
 						if got.Service != nil && got.Service.Spec.Type == corev1.ServiceTypeExternalName && fb == config.FallbackDisabled {
@@ -485,9 +485,9 @@ func TestMakeAddressingGolden(t *testing.T) {
 	}
 }
 
-// TestParityWithUpstream checks the shapes meant to match upstream's
+// TestParityWithRouteReconciler checks the shapes meant to match the route reconciler's
 // MakeK8sService do match it, field for field.
-func TestParityWithUpstream(t *testing.T) {
+func TestParityWithRouteReconciler(t *testing.T) {
 	ctx := WithRouteConfig(context.Background())
 	route := Route(true)
 	for _, tc := range []struct {
@@ -506,7 +506,7 @@ func TestParityWithUpstream(t *testing.T) {
 				ing := Ingress(route, tc.entry)
 				want, err := routeresources.MakeK8sService(ctx, route, tag, ing, false)
 				if err != nil {
-					t.Fatal("upstream MakeK8sService() =", err)
+					t.Fatal("MakeK8sService() =", err)
 				}
 				got, err := MakeAddressing(ctx, route, tag, placeholder(t, ctx, route, tag), ing, false,
 					&config.RouteAddress{Mode: tc.mode, ExternalNameFallback: config.FallbackEnabled}, NewResolver(ServiceLister(tc.svcs...)))
@@ -514,14 +514,14 @@ func TestParityWithUpstream(t *testing.T) {
 					t.Fatal("MakeAddressing() =", err)
 				}
 				if diff := cmp.Diff(want.Service, got.Service); diff != "" {
-					t.Error("Service differs from upstream (-want +got):", diff)
+					t.Error("Service differs from MakeK8sService's (-want +got):", diff)
 				}
 				if want.Endpoints != nil {
 					// Ours carry our mark.
 					want.Endpoints.Labels[names.MarkLabel] = names.ManagedBy
 				}
 				if diff := cmp.Diff(want.Endpoints, got.Endpoints, cmpopts.EquateEmpty()); diff != "" {
-					t.Error("Endpoints differ from upstream (-want +got):", diff)
+					t.Error("Endpoints differ from MakeK8sService's (-want +got):", diff)
 				}
 			})
 		}
@@ -595,7 +595,7 @@ func TestProblemMessagesNameTheObject(t *testing.T) {
 	}
 }
 
-// placeholder is upstream's placeholder Service for route and tag.
+// placeholder is the route reconciler's placeholder Service for route and tag.
 func placeholder(t *testing.T, ctx context.Context, route *v1.Route, tag string) *Placeholder {
 	t.Helper()
 	ph, err := routeresources.MakeK8sPlaceholderService(ctx, route, tag)

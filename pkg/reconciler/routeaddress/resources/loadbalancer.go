@@ -93,7 +93,7 @@ type Resolution struct {
 	MeshOnly bool
 	// Fallback is the entry an ExternalName Service would point at: the
 	// first entry with a DomainInternal or Domain, reduced to those two
-	// fields (upstream prefers DomainInternal). Nil when there is none.
+	// fields (the route reconciler prefers DomainInternal). Nil when there is none.
 	Fallback *netv1alpha1.LoadBalancerIngressStatus
 	// Problems lists the entries that gave no address.
 	Problems []Problem
@@ -102,7 +102,7 @@ type Resolution struct {
 	Referenced []types.NamespacedName
 }
 
-// LoadBalancer returns the load balancer status upstream would use for a
+// LoadBalancer returns the load balancer status the route reconciler would use for a
 // Service: the private one when it has entries or the Service is cluster
 // local, else the public one. Nil when there is none yet.
 func LoadBalancer(ing *netv1alpha1.Ingress, isPrivate bool) *netv1alpha1.LoadBalancerStatus {
@@ -146,7 +146,7 @@ func (r *Resolver) Resolve(lb *netv1alpha1.LoadBalancerStatus) Resolution {
 }
 
 // Resolve turns every entry of lb into addresses. Within one entry,
-// upstream's priority holds: IP, then DomainInternal (the ClusterIPs of the
+// the route reconciler's priority holds: IP, then DomainInternal (the ClusterIPs of the
 // Service it names), then Domain (unresolvable), then MeshOnly.
 func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceLister) Resolution {
 	var r Resolution

@@ -30,10 +30,10 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 )
 
-// Placeholders returns upstream's MakeK8sPlaceholderService for each of
+// Placeholders returns the route reconciler's MakeK8sPlaceholderService for each of
 // tags, in order. ctx must carry the route reconciler's configuration.
 // They are built on every reconcile: measured, this costs ours less CPU per
-// resync than upstream's route reconciler spends on the same Routes
+// resync than the route reconciler spends on the same Routes
 // (docs/benchmarks.md), so nothing is cached.
 func Placeholders(ctx context.Context, r *v1.Route, tags []string) ([]*Placeholder, error) {
 	out := make([]*Placeholder, len(tags))
@@ -47,17 +47,17 @@ func Placeholders(ctx context.Context, r *v1.Route, tags []string) ([]*Placehold
 	return out, nil
 }
 
-// Placeholder is upstream's placeholder Service of one of a Route's names,
+// Placeholder is the route reconciler's placeholder Service of one of a Route's names,
 // with the headless Service MakeAddressing derives from it.
 type Placeholder struct {
-	// Service is upstream's MakeK8sPlaceholderService.
+	// Service is the route reconciler's MakeK8sPlaceholderService.
 	Service *corev1.Service
 	// headless is the selector-less headless Service with the placeholder's
 	// metadata and ports.
 	headless *corev1.Service
 }
 
-// NewPlaceholder wraps upstream's placeholder Service svc.
+// NewPlaceholder wraps the route reconciler's placeholder Service svc.
 func NewPlaceholder(svc *corev1.Service) *Placeholder {
 	return &Placeholder{Service: svc, headless: headless(svc)}
 }

@@ -29,7 +29,7 @@ import (
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
-// TestPlaceholders: upstream's placeholder Service for each tag, in order,
+// TestPlaceholders: the route reconciler's placeholder Service for each tag, in order,
 // under the configured tag template.
 func TestPlaceholders(t *testing.T) {
 	for _, tmpl := range []string{"", "{{.Tag}}-x-{{.Name}}"} {
@@ -51,7 +51,7 @@ func TestPlaceholders(t *testing.T) {
 			}
 		}
 		if diff := cmp.Diff(want, services(got)); diff != "" {
-			t.Errorf("tag template %q: Placeholders() differs from upstream's (-want +got): %s", tmpl, diff)
+			t.Errorf("tag template %q: Placeholders() differs from the route reconciler's (-want +got): %s", tmpl, diff)
 		}
 	}
 }

@@ -16,5 +16,5 @@ limitations under the License.
 
 // Package testing holds fixtures shared by the routeaddress unit tests:
 // Routes, KIngresses with each load balancer shape, gateway Services and the
-// route reconciler configuration upstream's constructors read.
+// route reconciler configuration the route reconciler's constructors read.
 package testing

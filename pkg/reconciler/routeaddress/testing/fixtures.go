@@ -52,7 +52,7 @@ const (
 	GatewayDomain = GatewayName + "." + GatewayNamespace + ".svc.cluster.local"
 )
 
-// RouteConfig is the route reconciler configuration upstream's resource
+// RouteConfig is the route reconciler configuration the route reconciler's resource
 // constructors read: example.com and the default templates.
 func RouteConfig() *routecfg.Config {
 	return &routecfg.Config{

@@ -66,7 +66,7 @@ func WithExternalName(host string) ServiceOption {
 	}
 }
 
-// WithMeshClusterIP makes the Service upstream's for a MeshOnly load
+// WithMeshClusterIP makes the Service the route reconciler's for a MeshOnly load
 // balancer: a ClusterIP Service with the plain http port.
 func WithMeshClusterIP(s *corev1.Service) {
 	s.Spec.ClusterIP = ""

@@ -23,7 +23,7 @@ import (
 )
 
 // ManagedBy is the endpointslice.kubernetes.io/managed-by value of the
-// EndpointSlices this project writes. It is unique to us so that neither the
+// EndpointSlices routeaddress writes. It is unique to us so that neither the
 // EndpointSlice controller nor the mirroring controller touches them.
 const ManagedBy = "routeaddress-controller.knative.dev"
 
@@ -32,8 +32,8 @@ const ManagedBy = "routeaddress-controller.knative.dev"
 // the skip-mirror label (its endpointslicemirroring controller).
 const MirroredBy = "endpointslicemirroring-controller.k8s.io"
 
-// MarkLabel marks the Endpoints this project writes, so that they are told
-// from upstream's (which carry no mark) when the mode goes back to
+// MarkLabel marks the Endpoints routeaddress writes, so that they are told
+// from the route reconciler's (which carry no mark) when the mode goes back to
 // ExternalName. Its value is ManagedBy.
 const MarkLabel = "serving.knative.dev/route-address"
 
