@@ -61,10 +61,12 @@ commit() {
 }
 
 # send SRC DST: copies one file of this repository into serving, with the
-# import paths rewritten.
+# import paths rewritten: pkg/networking/config, this repository's stand-in
+# for networking's config package, becomes networking's.
 send() {
   mkdir -p "$(dirname "$2")"
-  sed -e 's#knative\.dev/route-address/pkg/#knative.dev/serving/pkg/#g' "$1" > "$2"
+  sed -e 's#knative\.dev/route-address/pkg/networking/config#knative.dev/networking/pkg/config#g' \
+    -e 's#knative\.dev/route-address/pkg/#knative.dev/serving/pkg/#g' "$1" > "$2"
 }
 
 # send_pkg DIR: sends the package DIR (its files, testdata included, not
@@ -128,37 +130,38 @@ over. TestFastNotBehindSlow: the fast item came out 101st of 101 before,
 at most 2nd now."
 
 # --- networking -------------------------------------------------------------
-cp "${RA}/config/route_address.go" "${RA}/config/route_address_test.go" "${NETWORKING}/pkg/config/"
+cp pkg/networking/config/route_address.go pkg/networking/config/route_address_test.go "${NETWORKING}/pkg/config/"
 git_ -C "${NETWORKING}" apply "${HUNKS}/networking-config.patch"
 commit "${NETWORKING}" "config: route-address-mode and route-address-externalname-fallback" \
 "Two config-network keys for knative/serving#11821: how a Route's cluster-local
-Services are addressed (ExternalName, the default and today's behaviour;
-Endpoints; EndpointSlices; EndpointsAndSlices), and whether a load balancer
-that cannot be resolved to IP addresses falls back to an ExternalName Service.
-As mesh-compatibility-mode, a value that is not allowed means the key's
-default, so that no component stops at start; ValidateRouteAddress names the
-key, the value and the allowed values, for the webhook to refuse it."
+Services are addressed (externalname, the default and today's behaviour;
+endpoints; endpointslices; endpointsandslices), and whether a load balancer
+that cannot be resolved to IP addresses falls back to an ExternalName Service
+(enabled, the default; disabled). Parsed as http-protocol and
+system-internal-tls are: without regard to case, and a value that is not
+allowed is an error naming the key, the value and the allowed values, which
+the config webhooks refuse."
 
 # --- serving ----------------------------------------------------------------
 mkdir -p "${SERVING}/${RA}"
-send_pkg "${RA}/config" keys.go keys_test.go store.go route_address.go route_address_test.go example_test.go
-send "${HUNKS}/_serving/${RA}/config/keys.go" "${SERVING}/${RA}/config/keys.go"
-send "${HUNKS}/_serving/${RA}/config/store.go" "${SERVING}/${RA}/config/store.go"
 send_pkg "${RA}/resources/names"
 send_pkg "${RA}/resources"
 send_pkg "${RA}/plan"
 send_pkg "${RA}/testing"
 vendor_serving
-commit "${SERVING}" "routeaddress: configuration, resources and the planner" \
+commit "${SERVING}" "routeaddress: resources and the planner" \
 "The pure parts of the routeaddress reconciler (knative/serving#11821): the
-route-address keys of config-network as the reconciler reads them, the
 desired headless Service, Endpoints and EndpointSlices of each of a Route's
-names, and the planner that diffs them against the cluster into ordered,
-gap-free operations (immutable fields, safe ordering, never deleting what
-cannot be replaced)."
+names under the route-address settings of config-network, and the planner
+that diffs them against the cluster into ordered, gap-free operations
+(immutable fields, safe ordering, never deleting what cannot be replaced)."
 
-send_pkg "${RA}" listers_test.go
-send "${HUNKS}/_serving/${RA}/listers_test.go" "${SERVING}/${RA}/listers_test.go"
+# config.go and its test are where the reconciler meets its configuration:
+# in serving, the route reconciler's store and networking's Config.
+send_pkg "${RA}" listers_test.go config.go config_test.go
+for f in listers_test.go config.go config_test.go; do
+  send "${HUNKS}/_serving/${RA}/${f}" "${SERVING}/${RA}/${f}"
+done
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
 vendor_serving
@@ -167,8 +170,9 @@ commit "${SERVING}" "routeaddress: the reconciler, run by the controller" \
 EndpointSlices from listers, builds the desired objects, plans and executes.
 The controller binary runs it (and watches only EndpointSlices managed by
 it); the controller's role may update services/finalizers (the slices are
-controlled by their Service) and the webhook refuses a bad route-address key.
-The TableTests' Listers get an EndpointSlice lister."
+controlled by their Service). It reads the route-address settings from the
+route reconciler's configuration store. The TableTests' Listers get an
+EndpointSlice lister."
 
 git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
 vendor_serving

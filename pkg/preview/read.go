@@ -253,7 +253,7 @@ func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.Rout
 		if s := live[svcNames[i]]; s != nil {
 			isPrivate = routeresources.IsClusterLocalService(s)
 		}
-		a, err := resources.MakeAddressing(ctx, r, tag, placeholders[i], ing, isPrivate, cfg, resolver)
+		a, err := resources.MakeAddressing(ctx, r, tag, placeholders[i], ing, isPrivate, resources.Settings{Mode: cfg.Mode, Fallback: cfg.ExternalNameFallback}, resolver)
 		if err != nil {
 			return in, nil, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
 		}

@@ -57,11 +57,11 @@ func TestConfigNetworkAdmission(t *testing.T) {
 	}, {
 		name:    "a typo of the mode",
 		data:    map[string]string{"route-address-mode": "endpointslice"},
-		refused: `route-address-mode: unknown value "endpointslice", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices`,
+		refused: `route-address-mode with value: "endpointslice" in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices`,
 	}, {
 		name:    "a bad fallback",
 		data:    map[string]string{"route-address-externalname-fallback": "sometimes"},
-		refused: `route-address-externalname-fallback: unknown value "sometimes", allowed values are Enabled, Disabled`,
+		refused: `route-address-externalname-fallback with value: "sometimes" in config-network ConfigMap is not supported, allowed values are enabled, disabled`,
 	}, {
 		name:    "networking's own checks still apply",
 		data:    map[string]string{"domain-template": "{{.Name", "route-address-mode": "Endpoints"},

@@ -183,7 +183,7 @@ func TestBadKey(t *testing.T) {
 
 	typo := "endpointslice"
 	patchConfigNetwork(t, map[string]string{config.ModeKey: typo})
-	msg := fmt.Sprintf(`route-address-mode: unknown value %q, allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=ExternalName`, typo)
+	msg := fmt.Sprintf(`route-address-mode with value: %q in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; using route-address-mode=externalname`, typo)
 	eventually(t, "an InvalidConfiguration Warning on config-network", func() error {
 		if n := len(invalidConfigEvents(t, msg)); n != 1 {
 			return fmt.Errorf("%d events", n)
@@ -238,7 +238,7 @@ func TestWebhookRefusesBadKey(t *testing.T) {
 		return err
 	}
 	err = patch("endpointslice")
-	want := `route-address-mode: unknown value "endpointslice", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices`
+	want := `route-address-mode with value: "endpointslice" in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("patching route-address-mode=endpointslice: %v; want it refused with %q", err, want)
 	}

@@ -35,6 +35,7 @@ import (
 	netclient "knative.dev/networking/pkg/client/clientset/versioned"
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
 
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/preview"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 )
@@ -137,10 +138,14 @@ does not control stands in the way, 1 on errors.`, joined(config.Modes), ExitBlo
 			if mode == "" {
 				return fmt.Errorf("--mode is required; allowed values are %s", joined(config.Modes))
 			}
-			cfg, err := config.NewRouteAddressFromMap(map[string]string{config.ModeKey: mode, config.ExternalNameFallbackKey: fallback})
-			if err != nil {
-				return fmt.Errorf("bad flag: %v", strings.NewReplacer(config.ModeKey, "--mode", config.ExternalNameFallbackKey, "--externalname-fallback").Replace(err.Error()))
+			m, fb, modeErr, fallbackErr := netcfg.ParseRouteAddress(map[string]string{config.ModeKey: mode, config.ExternalNameFallbackKey: fallback})
+			if modeErr != nil {
+				return fmt.Errorf("bad flag: --mode %q, allowed values are %s", mode, joined(config.Modes))
 			}
+			if fallbackErr != nil {
+				return fmt.Errorf("bad flag: --externalname-fallback %q, allowed values are %s", fallback, joined(config.Fallbacks))
+			}
+			cfg := &config.RouteAddress{Mode: m, ExternalNameFallback: fb}
 			clients, scope, err := o.connect()
 			if err != nil {
 				return err
@@ -237,7 +242,7 @@ func (o *options) connect() (preview.Clients, preview.Scope, error) {
 	return clients, preview.Scope{Namespace: ns, AllNamespaces: o.all, SystemNamespace: o.systemNS}, nil
 }
 
-func joined(ms []config.Mode) string {
+func joined[T ~string](ms []T) string {
 	s := make([]string, len(ms))
 	for i, m := range ms {
 		s[i] = string(m)

@@ -173,11 +173,11 @@ func TestErrors(t *testing.T) {
 	}{{
 		name:    "bad mode",
 		args:    []string{"plan", "--mode", "Slices"},
-		wantErr: `bad flag: --mode: unknown value "Slices", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices`,
+		wantErr: `bad flag: --mode "Slices", allowed values are externalname, endpoints, endpointslices, endpointsandslices`,
 	}, {
 		name:    "bad fallback",
 		args:    []string{"plan", "--mode", "Endpoints", "--externalname-fallback", "yes"},
-		wantErr: `bad flag: --externalname-fallback: unknown value "yes", allowed values are Enabled, Disabled`,
+		wantErr: `bad flag: --externalname-fallback "yes", allowed values are enabled, disabled`,
 	}, {
 		name:    "mode missing",
 		args:    []string{"plan"},

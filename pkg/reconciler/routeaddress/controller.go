@@ -25,13 +25,9 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes/scheme"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
 
 	ingressinformer "knative.dev/networking/pkg/client/injection/informers/networking/v1alpha1/ingress"
-	netcfg "knative.dev/networking/pkg/config"
 	kubeclient "knative.dev/pkg/client/injection/kube/client"
 	endpointsinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/endpoints"
 	serviceinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/service"
@@ -45,9 +41,7 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routeinformer "knative.dev/serving/pkg/client/injection/informers/serving/v1/route"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
-	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -97,7 +91,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })
-		configStore := config.NewStore(logging.WithLogger(ctx, logger.Named("config-store")), reportBadConfig(ctx), resync)
+		configStore := newConfigStore(logging.WithLogger(ctx, logger.Named("config-store")), resync)
 		configStore.WatchConfigs(cmw)
 		return controller.Options{
 			ConfigStore:       configStore,
@@ -158,9 +152,7 @@ func configResync(resync func()) func(string, interface{}) {
 		last = map[reflect.Type]interface{}{}
 	)
 	return func(_ string, value interface{}) {
-		switch value.(type) {
-		case *netcfg.Config, *routecfg.Domain, *config.RouteAddress:
-		default:
+		if !shapesServices(value) {
 			return
 		}
 		mu.Lock()
@@ -170,27 +162,5 @@ func configResync(resync func()) func(string, interface{}) {
 		if !seen || !equality.Semantic.DeepEqual(prev, value) {
 			resync()
 		}
-	}
-}
-
-// reportBadConfig reports a bad route-address value as an error log line
-// and a Warning event on the ConfigMap, naming the key, the value, the
-// allowed values and what is used instead. The config store calls it once
-// per bad value; it is the only one of the process's stores that reports.
-func reportBadConfig(ctx context.Context) config.Report {
-	logger := logging.FromContext(ctx)
-	recorder := controller.GetEventRecorder(ctx)
-	if recorder == nil {
-		b := record.NewBroadcaster()
-		b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kubeclient.Get(ctx).CoreV1().Events("")})
-		recorder = b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: AgentName})
-		go func() {
-			<-ctx.Done()
-			b.Shutdown()
-		}()
-	}
-	return func(cm *corev1.ConfigMap, err error) {
-		logger.Errorw("Invalid route-address configuration", "error", err)
-		recorder.Event(cm, corev1.EventTypeWarning, "InvalidConfiguration", err.Error())
 	}
 }

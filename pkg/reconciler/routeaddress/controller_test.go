@@ -33,7 +33,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
-	netcfg "knative.dev/networking/pkg/config"
 	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/controller"
@@ -54,7 +53,7 @@ import (
 	_ "knative.dev/pkg/client/injection/kube/informers/factory/filtered/fake"
 	_ "knative.dev/serving/pkg/client/injection/informers/serving/v1/route/fake"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 )
 
@@ -79,7 +78,7 @@ func TestNewController(t *testing.T) {
 	})
 	core, logs := observer.New(zap.ErrorLevel)
 	ctx = logging.WithLogger(ctx, zap.New(core).Sugar())
-	cmw := configmap.NewStaticWatcher(configMaps(map[string]string{config.ModeKey: "EndpointSlices"})...)
+	cmw := configmap.NewStaticWatcher(configMaps(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices"})...)
 
 	if impl := NewController(ctx, cmw); impl == nil {
 		t.Fatal("NewController() = nil")
@@ -92,26 +91,6 @@ func TestNewController(t *testing.T) {
 	}
 	if got := logs.FilterMessage("Failed to add the EndpointSlice index").Len(); got != 1 {
 		t.Errorf("second NewController: %d index errors logged, want 1: %v", got, logs.All())
-	}
-}
-
-// TestReportBadConfig: a bad route-address value is recorded as a Warning
-// on the ConfigMap through the controller's event recorder.
-func TestReportBadConfig(t *testing.T) {
-	ctx, _ := SetupFakeContext(t, func(ctx context.Context) context.Context {
-		return filteredfactory.WithSelectors(ctx, SliceSelector)
-	})
-	recorder := record.NewFakeRecorder(1)
-	ctx = controller.WithEventRecorder(ctx, recorder)
-	cm := configMaps(nil)[0]
-	reportBadConfig(ctx)(cm, errors.New(`invalid value "Foo" for route-address-mode`))
-	select {
-	case got := <-recorder.Events:
-		if want := `Warning InvalidConfiguration invalid value "Foo" for route-address-mode`; got != want {
-			t.Errorf("event = %q, want %q", got, want)
-		}
-	default:
-		t.Error("no event recorded through the context's recorder")
 	}
 }
 
@@ -163,7 +142,8 @@ func TestCachedVersion(t *testing.T) {
 // other ConfigMaps the store follows.
 func TestConfigResync(t *testing.T) {
 	calls := 0
-	store := config.NewStore(logtesting.TestContextWithLogger(t), nil, configResync(func() { calls++ }))
+	ctx := controller.WithEventRecorder(logtesting.TestContextWithLogger(t), record.NewFakeRecorder(10))
+	store := newConfigStore(ctx, configResync(func() { calls++ }))
 	load := func(cms ...*corev1.ConfigMap) int {
 		before := calls
 		for _, cm := range cms {
@@ -171,7 +151,7 @@ func TestConfigResync(t *testing.T) {
 		}
 		return calls - before
 	}
-	cms := configMaps(map[string]string{config.ModeKey: "EndpointSlices"})
+	cms := configMaps(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices"})
 	if n := load(cms...); n == 0 {
 		t.Fatal("first load: no resync")
 	}
@@ -193,14 +173,14 @@ func TestConfigResync(t *testing.T) {
 		{"config-domain, unchanged", domain("example.com"), 0},
 		{"config-domain, another domain", domain("example.org"), 1},
 		{"config-network, unchanged", network, 0},
-		{"config-network, a key nothing parses", with(map[string]string{config.ModeKey: "EndpointSlices", "unread-key": "x"}), 0},
-		{"route-address-mode changed", with(map[string]string{config.ModeKey: "Endpoints"}), 1},
+		{"config-network, a key nothing parses", with(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices", "unread-key": "x"}), 0},
+		{"route-address-mode changed", with(map[string]string{netcfg.RouteAddressModeKey: "Endpoints"}), 1},
 		{"route-address-externalname-fallback changed", with(map[string]string{
-			config.ModeKey: "Endpoints", config.ExternalNameFallbackKey: "Disabled"}), 1},
+			netcfg.RouteAddressModeKey: "Endpoints", netcfg.RouteAddressExternalNameFallbackKey: "Disabled"}), 1},
 		{"domain-template changed", with(map[string]string{
-			config.ModeKey: "Endpoints", config.ExternalNameFallbackKey: "Disabled", netcfg.DomainTemplateKey: "{{.Name}}-{{.Namespace}}.{{.Domain}}"}), 1},
+			netcfg.RouteAddressModeKey: "Endpoints", netcfg.RouteAddressExternalNameFallbackKey: "Disabled", netcfg.DomainTemplateKey: "{{.Name}}-{{.Namespace}}.{{.Domain}}"}), 1},
 		{"config-network, the same values saved again", with(map[string]string{
-			config.ModeKey: "Endpoints", config.ExternalNameFallbackKey: "Disabled", netcfg.DomainTemplateKey: "{{.Name}}-{{.Namespace}}.{{.Domain}}"}), 0},
+			netcfg.RouteAddressModeKey: "Endpoints", netcfg.RouteAddressExternalNameFallbackKey: "Disabled", netcfg.DomainTemplateKey: "{{.Name}}-{{.Namespace}}.{{.Domain}}"}), 0},
 	}
 	for _, s := range steps {
 		if got := load(s.cm); got != s.want {

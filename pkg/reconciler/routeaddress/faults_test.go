@@ -32,7 +32,7 @@ import (
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	. "knative.dev/pkg/reconciler/testing"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
@@ -100,15 +100,15 @@ func withoutLabel[T interface{ DeepCopyObject() runtime.Object }](o T, k string)
 func TestReconcileFaults(t *testing.T) {
 	route := rt.Route(true)
 	untagged := rt.Route(false)
-	es, ep, eps, en := config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices, config.ModeExternalName
-	on := config.FallbackEnabled
+	es, ep, eps, en := netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressModeExternalName
+	on := netcfg.RouteAddressFallbackEnabled
 	h, tg := rt.RouteName, rt.TagService
 	invalid := apierrs.NewInvalid(schema.GroupKind{Kind: "Service"}, h,
 		field.ErrorList{field.Invalid(field.NewPath("spec", "externalName"), "X", "must be lower case")})
 	conflict := apierrs.NewConflict(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, h+"-ipv4", nil)
 
 	fallbackWarning := Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
-		"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=Enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
+		"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
 		h, "lb.example.com")
 	notReady := func(name string) string {
 		return Eventf(corev1.EventTypeWarning, "LoadBalancerNotReady",

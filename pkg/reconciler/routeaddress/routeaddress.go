@@ -48,7 +48,7 @@ import (
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 	routenames "knative.dev/serving/pkg/reconciler/route/resources/names"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 )
@@ -80,7 +80,7 @@ var _ routereconciler.Interface = (*Reconciler)(nil)
 
 // ReconcileKind implements routereconciler.Interface.
 func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconciler.Event {
-	cfg := config.FromContextOrDefaults(ctx).RouteAddress
+	settings := settingsFromContext(ctx)
 	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
 	if !c.expect.satisfied(key, c.cachedVersion(r.Namespace)) {
 		// Our last writes are not in the cache yet; their events requeue
@@ -101,7 +101,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	if err != nil {
 		return err
 	}
-	in, warnings, err := c.desired(ctx, r, tags, placeholders, ing, cfg, actual)
+	in, warnings, err := c.desired(ctx, r, tags, placeholders, ing, settings, actual)
 	if err != nil {
 		return err
 	}
@@ -352,8 +352,8 @@ func (w warning) key() string { return corev1.EventTypeWarning + " " + w.reason 
 
 // desired builds the planner's input and the warnings to report.
 func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, placeholders []*resources.Placeholder, ing *netv1alpha1.Ingress,
-	cfg *config.RouteAddress, actual plan.Actual) (plan.Input, []warning, error) {
-	in := plan.Input{Owner: r, Actual: actual, Released: !cfg.Mode.Managed()}
+	settings resources.Settings, actual plan.Actual) (plan.Input, []warning, error) {
+	in := plan.Input{Owner: r, Actual: actual, Released: !settings.Mode.Managed()}
 	live := make(map[string]*corev1.Service, len(actual.Services))
 	for _, s := range actual.Services {
 		live[s.Name] = s
@@ -366,14 +366,14 @@ func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, pl
 		if s := live[placeholders[i].Service.Name]; s != nil {
 			isPrivate = routeresources.IsClusterLocalService(s)
 		}
-		a, err := resources.MakeAddressing(ctx, r, tag, placeholders[i], ing, isPrivate, cfg, resolver)
+		a, err := resources.MakeAddressing(ctx, r, tag, placeholders[i], ing, isPrivate, settings, resolver)
 		if err != nil {
 			return in, nil, err
 		}
 		for _, ref := range a.Resolution.Referenced {
 			c.track(ctx, ref, r)
 		}
-		if w, ok := warn(a, cfg); ok {
+		if w, ok := warn(a, settings); ok {
 			warnings = append(warnings, w)
 		}
 		in.Targets = append(in.Targets, target(a))
@@ -390,7 +390,7 @@ func (c *Reconciler) track(ctx context.Context, ref types.NamespacedName, r *v1.
 }
 
 // warn says what an operator should hear about one name's load balancer.
-func warn(a *resources.Addressing, cfg *config.RouteAddress) (warning, bool) {
+func warn(a *resources.Addressing, settings resources.Settings) (warning, bool) {
 	probs := a.Resolution.Problems
 	if len(probs) == 0 {
 		return warning{}, false
@@ -408,11 +408,11 @@ func warn(a *resources.Addressing, cfg *config.RouteAddress) (warning, bool) {
 	case resources.ShapeExternalName:
 		return warning{"ExternalNameFallback", fmt.Sprintf(
 			"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
-			a.Name, a.Service.Spec.ExternalName, config.ExternalNameFallbackKey, cfg.ExternalNameFallback, detail)}, true
+			a.Name, a.Service.Spec.ExternalName, netcfg.RouteAddressExternalNameFallbackKey, settings.Fallback, detail)}, true
 	case resources.ShapeHeadlessEmpty:
 		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
 			"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
-			a.Name, config.ExternalNameFallbackKey, cfg.ExternalNameFallback, detail)}, true
+			a.Name, netcfg.RouteAddressExternalNameFallbackKey, settings.Fallback, detail)}, true
 	default:
 		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
 			"Service %q: some load balancer entries are left out or rewritten: %s", a.Name, detail)}, true

@@ -45,11 +45,10 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	servingclient "knative.dev/serving/pkg/client/injection/client"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
-	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 	. "knative.dev/serving/pkg/reconciler/testing/v1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
@@ -61,14 +60,8 @@ const key = rt.Namespace + "/" + rt.RouteName
 type cfgKey struct{}
 
 // withMode is a row context carrying the route-address configuration.
-func withMode(mode config.Mode, fb config.Fallback) context.Context {
-	return context.WithValue(context.Background(), cfgKey{}, &config.RouteAddress{Mode: mode, ExternalNameFallback: fb})
-}
-
-type testStore struct{ ra *config.RouteAddress }
-
-func (s testStore) ToContext(ctx context.Context) context.Context {
-	return config.ToContext(routecfg.ToContext(ctx, rt.RouteConfig()), &config.Config{RouteAddress: s.ra})
+func withMode(mode netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) context.Context {
+	return context.WithValue(context.Background(), cfgKey{}, resources.Settings{Mode: mode, Fallback: fb})
 }
 
 var gatewayIP = "10.96.100.10"
@@ -94,7 +87,7 @@ var (
 // written out with the literal builders of the testing package (not made
 // by resources, the code under test): the load balancer's IPs, or the
 // ClusterIPs of the Service (among svcs) its DomainInternal names.
-func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode config.Mode, fb config.Fallback, svcs ...*corev1.Service) map[string]*resources.Addressing {
+func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback, svcs ...*corev1.Service) map[string]*resources.Addressing {
 	var (
 		ips      []string
 		external string
@@ -128,7 +121,7 @@ func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode c
 		switch {
 		case mesh:
 			a.Service = rt.HeadlessService(n, rt.WithMeshClusterIP)
-		case len(ips) == 0 && external != "" && fb == config.FallbackEnabled:
+		case len(ips) == 0 && external != "" && fb == netcfg.RouteAddressFallbackEnabled:
 			a.Service = rt.HeadlessService(n, rt.WithExternalName(external))
 		default:
 			a.Service = rt.HeadlessService(n)
@@ -316,9 +309,9 @@ func foreign[T metav1.Object](o T) T {
 func TestReconcile(t *testing.T) {
 	route := rt.Route(true)
 	untagged := rt.Route(false)
-	es, ep, eps, en := config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices, config.ModeExternalName
-	on, off := config.FallbackEnabled, config.FallbackDisabled
-	d := func(lb []netv1alpha1.LoadBalancerIngressStatus, m config.Mode, fb config.Fallback) map[string]*resources.Addressing {
+	es, ep, eps, en := netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressModeExternalName
+	on, off := netcfg.RouteAddressFallbackEnabled, netcfg.RouteAddressFallbackDisabled
+	d := func(lb []netv1alpha1.LoadBalancerIngressStatus, m netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) map[string]*resources.Addressing {
 		return desired(route, lb, m, fb, gateway())
 	}
 	h, tg := rt.RouteName, rt.TagService
@@ -333,7 +326,7 @@ func TestReconcile(t *testing.T) {
 
 	// Steady state: every mode and load balancer shape, converged and
 	// server-defaulted, sends nothing.
-	for _, mode := range config.Modes {
+	for _, mode := range netcfg.RouteAddressModes {
 		for _, lb := range []struct {
 			name string
 			lb   []netv1alpha1.LoadBalancerIngressStatus
@@ -351,7 +344,7 @@ func TestReconcile(t *testing.T) {
 			if mode.Managed() && lb.name == "Domain" {
 				for _, n := range []string{h, tg} {
 					row.WantEvents = append(row.WantEvents, Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
-						"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=Enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
+						"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
 						n, "lb.example.com"))
 				}
 			}
@@ -437,7 +430,7 @@ func TestReconcile(t *testing.T) {
 		WantCreates: []runtime.Object{desired(untagged, lbDomain, es, on)[h].Service, desired(untagged, lbDomain, es, on)[h].Service},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
-				"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=Enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
+				"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
 				h, "lb.example.com"),
 			created(plan.KindService, h), done("Deleted", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
 		},
@@ -452,7 +445,7 @@ func TestReconcile(t *testing.T) {
 		},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "LoadBalancerUnresolvable",
-				"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=Disabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster", h),
+				"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=disabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster", h),
 			deleted(plan.KindEndpointSlice, h+"-ipv4"),
 		},
 	}, TableRow{
@@ -713,10 +706,9 @@ func TestReconcile(t *testing.T) {
 // already reported that it carries (withWarned).
 func factory() Factory {
 	return MakeFactory(func(ctx context.Context, listers *Listers, _ configmap.Watcher) controller.Reconciler {
-		es, on := config.ModeEndpointSlices, config.FallbackEnabled
-		ra, _ := ctx.Value(cfgKey{}).(*config.RouteAddress)
-		if ra == nil {
-			ra = &config.RouteAddress{Mode: es, ExternalNameFallback: on}
+		settings, ok := ctx.Value(cfgKey{}).(resources.Settings)
+		if !ok {
+			settings = resources.Settings{Mode: netcfg.RouteAddressModeEndpointSlices, Fallback: netcfg.RouteAddressFallbackEnabled}
 		}
 		slices := listers.IndexerFor(&discoveryv1.EndpointSlice{})
 		if err := slices.AddIndexers(cache.Indexers{sliceIndex: sliceIndexFunc}); err != nil {
@@ -746,7 +738,7 @@ func factory() Factory {
 		}
 		return routereconciler.NewReconciler(ctx, logging.FromContext(ctx), servingclient.Get(ctx),
 			listers.GetRouteLister(), controller.GetEventRecorder(ctx), r,
-			controller.Options{ConfigStore: testStore{ra: ra}, SkipStatusUpdates: true})
+			controller.Options{ConfigStore: testStore{settings}, SkipStatusUpdates: true})
 	})
 }
 

@@ -26,7 +26,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
@@ -39,7 +39,7 @@ func sliceStore(tb testing.TB, others int) (cache.Indexer, []*resources.Placehol
 	ctx := rt.WithRouteConfig(context.Background())
 	route := rt.Route(true)
 	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{sliceIndex: sliceIndexFunc, cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-	cfg := &config.RouteAddress{Mode: config.ModeEndpointSlices, ExternalNameFallback: config.FallbackEnabled}
+	cfg := resources.Settings{Mode: netcfg.RouteAddressModeEndpointSlices, Fallback: netcfg.RouteAddressFallbackEnabled}
 	add := func(a *resources.Addressing) {
 		for _, s := range a.Slices {
 			if err := idx.Add(s); err != nil {

@@ -74,9 +74,9 @@ func TestBadKeyNeverFatal(t *testing.T) {
 	}
 
 	want := []string{
-		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-mode: unknown value "endpointslice", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=ExternalName, route-address-externalname-fallback=Enabled`,
-		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-externalname-fallback: unknown value "maybe", allowed values are Enabled, Disabled; using route-address-mode=EndpointSlices, route-address-externalname-fallback=Enabled`,
-		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-mode: unknown value "EndpointSlice", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices; using route-address-mode=ExternalName, route-address-externalname-fallback=Enabled`,
+		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-mode with value: "endpointslice" in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; using route-address-mode=externalname, route-address-externalname-fallback=enabled`,
+		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-externalname-fallback with value: "maybe" in config-network ConfigMap is not supported, allowed values are enabled, disabled; using route-address-mode=endpointslices, route-address-externalname-fallback=enabled`,
+		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-mode with value: "EndpointSlice" in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; using route-address-mode=externalname, route-address-externalname-fallback=enabled`,
 	}
 	if fmt.Sprint(reports) != fmt.Sprint(want) {
 		t.Errorf("reports =\n%q\nwant\n%q", reports, want)

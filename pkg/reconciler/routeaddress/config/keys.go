@@ -20,61 +20,62 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	netcfg "knative.dev/networking/pkg/config"
-	cm "knative.dev/pkg/configmap"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
-// keys.go and store.go are this repository's stand-ins for the
-// route-address fields of netcfg.Config: route_address.go (and its test) is
-// the part of knative.dev/networking's pkg/config that the upstream patch
-// adds there, copied verbatim by hack/upstream-patch.sh, and in serving
-// these two files are replaced by hack/upstream/_serving's (aliases of
-// networking's names, and the route reconciler's store). The rest of the
-// package is sent as is. The strict parse below (and keys_test.go) serves
-// this repository's webhook, plugin and benchmark, and is not sent.
+// This package is this repository's configuration of the routeaddress
+// reconciler and is not sent to serving: there the reconciler reads the
+// route-address fields of networking's Config from the route reconciler's
+// store (hack/upstream/_serving/pkg/reconciler/routeaddress/config.go). Here
+// the pinned networking has no such fields, so Store parses the two keys
+// itself, with networking's parse (netcfg.ParseRouteAddress), but a value
+// that is not allowed means the key's default and is reported instead of
+// stopping the controller.
 //
-// The names the routeaddress packages use for the keys and values:
+// The names this repository's packages use for the keys and values:
 const (
 	// ModeKey is RouteAddressModeKey.
-	ModeKey = RouteAddressModeKey
+	ModeKey = netcfg.RouteAddressModeKey
 	// ExternalNameFallbackKey is RouteAddressExternalNameFallbackKey.
-	ExternalNameFallbackKey = RouteAddressExternalNameFallbackKey
+	ExternalNameFallbackKey = netcfg.RouteAddressExternalNameFallbackKey
 )
 
 // Mode is a value of ModeKey.
-type Mode = RouteAddressMode
+type Mode = netcfg.RouteAddressMode
 
 // The values of ModeKey.
 const (
-	ModeExternalName       = RouteAddressModeExternalName
-	ModeEndpoints          = RouteAddressModeEndpoints
-	ModeEndpointSlices     = RouteAddressModeEndpointSlices
-	ModeEndpointsAndSlices = RouteAddressModeEndpointsAndSlices
+	ModeExternalName       = netcfg.RouteAddressModeExternalName
+	ModeEndpoints          = netcfg.RouteAddressModeEndpoints
+	ModeEndpointSlices     = netcfg.RouteAddressModeEndpointSlices
+	ModeEndpointsAndSlices = netcfg.RouteAddressModeEndpointsAndSlices
 )
 
 // Modes lists the values ModeKey accepts, the default first.
-var Modes = RouteAddressModes
+var Modes = netcfg.RouteAddressModes
 
 // Fallback is a value of ExternalNameFallbackKey.
-type Fallback = RouteAddressFallback
+type Fallback = netcfg.RouteAddressFallback
 
 // The values of ExternalNameFallbackKey.
 const (
-	FallbackEnabled  = RouteAddressFallbackEnabled
-	FallbackDisabled = RouteAddressFallbackDisabled
+	FallbackEnabled  = netcfg.RouteAddressFallbackEnabled
+	FallbackDisabled = netcfg.RouteAddressFallbackDisabled
 )
 
 // Fallbacks lists the values ExternalNameFallbackKey accepts, the default first.
-var Fallbacks = RouteAddressFallbacks
+var Fallbacks = netcfg.RouteAddressFallbacks
 
 // NewRouteAddressFromMap parses the route-address keys out of config-network
 // data. Other keys are ignored. A value that is not allowed is an error that
 // names the key, the value and the allowed values.
 func NewRouteAddressFromMap(data map[string]string) (*RouteAddress, error) {
-	if err := ValidateRouteAddress(data); err != nil {
+	c, err := routeAddressFromMap(data)
+	if err != nil {
 		return nil, err
 	}
-	return routeAddressFromMap(data), nil
+	return c, nil
 }
 
 // NewRouteAddressFromConfigMap parses the route-address keys of the
@@ -87,16 +88,20 @@ func NewRouteAddressFromConfigMap(cm *corev1.ConfigMap) (*RouteAddress, error) {
 	return c, nil
 }
 
-// routeAddressFromMap parses the route-address keys as knative.dev/networking
-// does: a value that is not allowed means the key's default.
-func routeAddressFromMap(data map[string]string) *RouteAddress {
-	c := defaultConfig()
-	// The parse functions never fail.
-	_ = cm.Parse(data,
-		asRouteAddressMode(RouteAddressModeKey, &c.Mode),
-		asRouteAddressFallback(RouteAddressExternalNameFallbackKey, &c.ExternalNameFallback),
-	)
-	return c
+// routeAddressFromMap parses the route-address keys. A key whose value is
+// not allowed gets its default in the configuration returned, and the error
+// names each such key.
+func routeAddressFromMap(data map[string]string) (*RouteAddress, error) {
+	mode, fallback, modeErr, fallbackErr := netcfg.ParseRouteAddress(data)
+	ra := &RouteAddress{Mode: mode, ExternalNameFallback: fallback}
+	switch {
+	case modeErr != nil && fallbackErr != nil:
+		return ra, fmt.Errorf("%w; %w", modeErr, fallbackErr)
+	case modeErr != nil:
+		return ra, modeErr
+	default:
+		return ra, fallbackErr
+	}
 }
 
 // RouteAddressOf returns the route-address configuration that an

@@ -60,11 +60,11 @@ func TestNewRouteAddressFromMap(t *testing.T) {
 	}, {
 		name:    "unknown mode",
 		data:    map[string]string{ModeKey: "Headless"},
-		wantErr: `route-address-mode: unknown value "Headless", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices`,
+		wantErr: `route-address-mode with value: "Headless" in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices`,
 	}, {
 		name:    "unknown fallback",
 		data:    map[string]string{ExternalNameFallbackKey: "true"},
-		wantErr: `route-address-externalname-fallback: unknown value "true", allowed values are Enabled, Disabled`,
+		wantErr: `route-address-externalname-fallback with value: "true" in config-network ConfigMap is not supported, allowed values are enabled, disabled`,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := NewRouteAddressFromMap(tc.data)

@@ -23,10 +23,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	netcfg "knative.dev/networking/pkg/config"
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/logging"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
 // Store watches config-network for the route-address keys, and the
@@ -35,12 +36,13 @@ import (
 // the context.
 //
 // It stands in for the route-address fields of knative.dev/networking's
-// netcfg.Config (route_address.go), which hack/upstream-patch.sh adds there:
-// it parses the two keys as networking will, so a bad value never stops the
-// controller (knative's configmap store exits the process when a
-// constructor fails on the first load) and means the key's default
-// (ExternalName: upstream's behaviour), and each bad value is handed to
-// report once.
+// netcfg.Config, which the networking pull request adds there, and parses
+// the two keys with networking's parse. Where networking's NewConfigFromMap
+// fails on a value that is not allowed (and knative's configmap store then
+// exits the process on the first load, or keeps the last configuration on
+// an update), this store never fails: the key gets its default
+// (ExternalName: the route reconciler's behaviour) and each bad value is
+// handed to report once. docs/upstream.md says why the two differ.
 //
 // +k8s:deepcopy-gen=false
 type Store struct {
@@ -70,12 +72,11 @@ func NewStore(ctx context.Context, report Report, onAfterStore ...func(name stri
 	return s
 }
 
-// load parses the route-address keys of config-network. It never fails: as
-// in knative.dev/networking's parse, a value that is not allowed means the
-// key's default; each bad value is reported once.
+// load parses the route-address keys of config-network. It never fails: a
+// value that is not allowed means the key's default; each bad value is
+// reported once.
 func (s *Store) load(cm *corev1.ConfigMap) (*RouteAddress, error) {
-	ra := routeAddressFromMap(cm.Data)
-	err := ValidateRouteAddress(cm.Data)
+	ra, err := routeAddressFromMap(cm.Data)
 	if err == nil {
 		s.reported.Store(nil)
 		return ra, nil

@@ -19,7 +19,7 @@ package plan_test
 import (
 	"testing"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 )
 
@@ -27,8 +27,8 @@ import (
 // reconcile: build the desired objects of both names (the Route's and its
 // tag's, from the route reconciler's placeholders: nothing is cached) and plan against
 // the actual state, converged (steady) or empty.
-func benchmarkRoute(b *testing.B, mode config.Mode, l lb, steady bool) {
-	e := newEnv(l, mode, config.FallbackEnabled)
+func benchmarkRoute(b *testing.B, mode netcfg.RouteAddressMode, l lb, steady bool) {
+	e := newEnv(l, mode, netcfg.RouteAddressFallbackEnabled)
 	actual := plan.Actual{}
 	if steady {
 		s := newAPIServer(plan.Actual{})
@@ -58,16 +58,16 @@ func benchmarkRoute(b *testing.B, mode config.Mode, l lb, steady bool) {
 // BenchmarkRouteSteady is a reconcile of an unchanged, converged Route
 // (a resync): the plan is empty.
 func BenchmarkRouteSteady(b *testing.B) {
-	for _, mode := range config.Modes {
+	for _, mode := range netcfg.RouteAddressModes {
 		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) { benchmarkRoute(b, mode, lbInternal, true) })
 	}
-	b.Run("EndpointsAndSlices/IPv4+IPv6", func(b *testing.B) { benchmarkRoute(b, config.ModeEndpointsAndSlices, lbDualStack, true) })
+	b.Run("EndpointsAndSlices/IPv4+IPv6", func(b *testing.B) { benchmarkRoute(b, netcfg.RouteAddressModeEndpointsAndSlices, lbDualStack, true) })
 }
 
 // BenchmarkRouteCreate is the first reconcile of a new Route: nothing
 // exists.
 func BenchmarkRouteCreate(b *testing.B) {
-	for _, mode := range config.Modes[1:] {
+	for _, mode := range netcfg.RouteAddressModes[1:] {
 		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) { benchmarkRoute(b, mode, lbInternal, false) })
 	}
 }
@@ -76,9 +76,9 @@ func BenchmarkRouteCreate(b *testing.B) {
 // desired objects built once: what the planner costs of
 // BenchmarkRouteSteady.
 func BenchmarkPlanOnly(b *testing.B) {
-	for _, mode := range config.Modes[1:] {
+	for _, mode := range netcfg.RouteAddressModes[1:] {
 		b.Run(string(mode)+"/DomainInternal", func(b *testing.B) {
-			e := newEnv(lbInternal, mode, config.FallbackEnabled)
+			e := newEnv(lbInternal, mode, netcfg.RouteAddressFallbackEnabled)
 			s := newAPIServer(plan.Actual{})
 			in, err := e.input(plan.Actual{})
 			if err != nil {

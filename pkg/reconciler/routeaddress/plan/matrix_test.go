@@ -38,7 +38,7 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
@@ -76,21 +76,21 @@ var (
 // env is one Route, its KIngress and the configuration, as the reconciler
 // would see them.
 type env struct {
-	ctx   context.Context
-	route *v1.Route
-	ing   *netv1alpha1.Ingress
-	lb    lb
-	cfg   config.RouteAddress
+	ctx      context.Context
+	route    *v1.Route
+	ing      *netv1alpha1.Ingress
+	lb       lb
+	settings resources.Settings
 }
 
-func newEnv(l lb, mode config.Mode, fb config.Fallback) env {
+func newEnv(l lb, mode netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) env {
 	route := Route(true)
 	return env{
-		ctx:   WithRouteConfig(context.Background()),
-		route: route,
-		ing:   Ingress(route, l.entries...),
-		lb:    l,
-		cfg:   config.RouteAddress{Mode: mode, ExternalNameFallback: fb},
+		ctx:      WithRouteConfig(context.Background()),
+		route:    route,
+		ing:      Ingress(route, l.entries...),
+		lb:       l,
+		settings: resources.Settings{Mode: mode, Fallback: fb},
 	}
 }
 
@@ -141,7 +141,7 @@ var tags = []string{"", Tag}
 
 // input builds the planner's input the way the reconciler does.
 func (e env) input(a plan.Actual) (plan.Input, error) {
-	in := plan.Input{Owner: e.route, Actual: a, Released: !e.cfg.Mode.Managed()}
+	in := plan.Input{Owner: e.route, Actual: a, Released: !e.settings.Mode.Managed()}
 	phs, err := resources.Placeholders(e.ctx, e.route, tags)
 	if err != nil {
 		return in, err
@@ -149,7 +149,7 @@ func (e env) input(a plan.Actual) (plan.Input, error) {
 	resolver := resources.NewResolver(gatewayLister)
 	in.Targets = make([]plan.Target, 0, len(tags))
 	for i, tag := range tags {
-		ad, err := resources.MakeAddressing(e.ctx, e.route, tag, phs[i], e.ing, false, &e.cfg, resolver)
+		ad, err := resources.MakeAddressing(e.ctx, e.route, tag, phs[i], e.ing, false, e.settings, resolver)
 		if err != nil {
 			return in, err
 		}
@@ -266,9 +266,9 @@ func (f from) reference(before plan.Actual, l lb) (*apiserver, error) {
 	return byRouteReconciler(f.lb)()
 }
 
-func ours(l lb, mode config.Mode) func() (*apiserver, error) {
+func ours(l lb, mode netcfg.RouteAddressMode) func() (*apiserver, error) {
 	return func() (*apiserver, error) {
-		e := newEnv(l, mode, config.FallbackEnabled)
+		e := newEnv(l, mode, netcfg.RouteAddressFallbackEnabled)
 		s := newAPIServer(plan.Actual{})
 		in, err := e.input(plan.Actual{})
 		if err != nil {
@@ -281,7 +281,7 @@ func ours(l lb, mode config.Mode) func() (*apiserver, error) {
 func byRouteReconciler(l lb) func() (*apiserver, error) {
 	return func() (*apiserver, error) {
 		s := newAPIServer(plan.Actual{})
-		return s, newEnv(l, config.ModeExternalName, config.FallbackEnabled).routeReconciler(s)
+		return s, newEnv(l, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled).routeReconciler(s)
 	}
 }
 
@@ -294,7 +294,7 @@ var froms = append([]from{
 	{"headless+Endpoints (route reconciler, IP)", byRouteReconciler(lbIP), false, lbIP},
 	{"mesh ClusterIP", byRouteReconciler(lbMesh), false, lbMesh},
 	{"orphaned tag", func() (*apiserver, error) {
-		s, err := ours(lbIP, config.ModeEndpointsAndSlices)()
+		s, err := ours(lbIP, netcfg.RouteAddressModeEndpointsAndSlices)()
 		if err != nil {
 			return nil, err
 		}
@@ -326,7 +326,7 @@ var froms = append([]from{
 
 func oursEverywhere() []from {
 	var out []from
-	for _, m := range config.Modes {
+	for _, m := range netcfg.RouteAddressModes {
 		if !m.Managed() {
 			continue
 		}
@@ -337,15 +337,15 @@ func oursEverywhere() []from {
 			out = append(out, from{fmt.Sprintf("ours %s/%s", m, l.name), ours(l, m), true, l})
 		}
 	}
-	// Slices controlled by the Route, as route-address made them before
+	// Slices controlled by the Route, as routeaddress made them before
 	// they were owned by their Service.
 	for _, l := range []lb{lbIP, lbInternal} {
 		out = append(out, from{fmt.Sprintf("ours EndpointsAndSlices/%s, slices owned by the Route", l.name), func() (*apiserver, error) {
-			s, err := ours(l, config.ModeEndpointsAndSlices)()
+			s, err := ours(l, netcfg.RouteAddressModeEndpointsAndSlices)()
 			if err != nil {
 				return nil, err
 			}
-			route := newEnv(l, config.ModeEndpointsAndSlices, config.FallbackEnabled).route
+			route := newEnv(l, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled).route
 			for _, sl := range s.slices {
 				sl.OwnerReferences = []metav1.OwnerReference{*kmeta.NewControllerRef(route)}
 			}
@@ -356,19 +356,19 @@ func oursEverywhere() []from {
 }
 
 type to struct {
-	mode config.Mode
-	fb   config.Fallback
+	mode netcfg.RouteAddressMode
+	fb   netcfg.RouteAddressFallback
 	lb   lb
 }
 
 func tos() []to {
 	var out []to
-	for _, m := range config.Modes {
+	for _, m := range netcfg.RouteAddressModes {
 		for _, l := range lbs {
-			out = append(out, to{m, config.FallbackEnabled, l})
+			out = append(out, to{m, netcfg.RouteAddressFallbackEnabled, l})
 		}
 		if m.Managed() {
-			out = append(out, to{m, config.FallbackDisabled, lbUnresolvable})
+			out = append(out, to{m, netcfg.RouteAddressFallbackDisabled, lbUnresolvable})
 		}
 	}
 	return out
@@ -597,18 +597,18 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 		// and ports each kind of endpoints holds in this mode.
 		if want, ok := wantAddresses[e.lb.name]; ok {
 			eps, sls, mirrored := addressesOf(s, tg.Name)
-			if wantEps := map[bool][]string{true: want}[e.cfg.Mode.WritesEndpoints()]; fmt.Sprint(eps) != fmt.Sprint(wantEps) {
+			if wantEps := map[bool][]string{true: want}[e.settings.Mode.WritesEndpoints()]; fmt.Sprint(eps) != fmt.Sprint(wantEps) {
 				t.Errorf("Endpoints %s hold %v, want %v", tg.Name, eps, wantEps)
 			}
-			if wantSls := map[bool][]string{true: want}[e.cfg.Mode.WritesEndpointSlices()]; fmt.Sprint(sls) != fmt.Sprint(wantSls) {
+			if wantSls := map[bool][]string{true: want}[e.settings.Mode.WritesEndpointSlices()]; fmt.Sprint(sls) != fmt.Sprint(wantSls) {
 				t.Errorf("EndpointSlices of %s hold %v, want %v", tg.Name, sls, wantSls)
 			}
 			// Kubernetes mirrors our Endpoints unless we write the slices.
-			if wantMirrored := map[bool][]string{true: want}[!e.cfg.Mode.WritesEndpointSlices()]; fmt.Sprint(mirrored) != fmt.Sprint(wantMirrored) {
+			if wantMirrored := map[bool][]string{true: want}[!e.settings.Mode.WritesEndpointSlices()]; fmt.Sprint(mirrored) != fmt.Sprint(wantMirrored) {
 				t.Errorf("mirrored EndpointSlices of %s hold %v, want %v", tg.Name, mirrored, wantMirrored)
 			}
 		}
-		if tg.Service.Spec.Type == corev1.ServiceTypeExternalName && e.cfg.ExternalNameFallback == config.FallbackDisabled {
+		if tg.Service.Spec.Type == corev1.ServiceTypeExternalName && e.settings.Fallback == netcfg.RouteAddressFallbackDisabled {
 			t.Errorf("Service %s is ExternalName with the fallback disabled", tg.Name)
 		}
 	}

@@ -29,7 +29,7 @@ import (
 
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	rnames "knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
@@ -99,10 +99,10 @@ func TestPlanIsIdempotent(t *testing.T) {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 0))
 			s := newAPIServer(plan.Actual{})
-			managedModes := config.Modes[1:]
+			managedModes := netcfg.RouteAddressModes[1:]
 			for step := 0; step < 25; step++ {
 				mode := managedModes[rng.IntN(len(managedModes))]
-				fb := config.Fallbacks[rng.IntN(2)]
+				fb := netcfg.RouteAddressFallbacks[rng.IntN(2)]
 				l := lbs[rng.IntN(len(lbs))]
 				var ts []string
 				for _, tg := range tagPool {
@@ -204,7 +204,7 @@ func FuzzPlan(f *testing.F) {
 	// EndpointsAndSlices: each seed changes something the plan must deal
 	// with. The tag's name gets the odd ones (the high bit picks the name).
 	full := slices.IndexFunc(froms, func(f from) bool { return f.name == "ours EndpointsAndSlices/IP" })
-	mode := byte(slices.Index(config.Modes, config.ModeEndpointsAndSlices))
+	mode := byte(slices.Index(netcfg.RouteAddressModes, netcfg.RouteAddressModeEndpointsAndSlices))
 	for c := byte(1); c <= 9; c++ {
 		name := byte(0)
 		if c%2 == 1 {
@@ -230,8 +230,8 @@ func FuzzPlan(f *testing.F) {
 			}
 			return 0
 		}
-		mode := config.Modes[at(0)%len(config.Modes)]
-		fb := config.Fallbacks[at(1)%2]
+		mode := netcfg.RouteAddressModes[at(0)%len(netcfg.RouteAddressModes)]
+		fb := netcfg.RouteAddressFallbacks[at(1)%2]
 		l := lbs[at(2)%len(lbs)]
 		start, err := froms[at(3)%len(froms)].build()
 		if err != nil {

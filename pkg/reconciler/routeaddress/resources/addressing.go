@@ -32,7 +32,7 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -86,6 +86,15 @@ type Handback struct {
 	Refused bool
 }
 
+// Settings are the route-address keys of config-network, which choose what
+// a Route's cluster-local names become.
+type Settings struct {
+	// Mode is route-address-mode.
+	Mode netcfg.RouteAddressMode
+	// Fallback is route-address-externalname-fallback.
+	Fallback netcfg.RouteAddressFallback
+}
+
 // Addressing is what one of a Route's cluster-local names should be.
 type Addressing struct {
 	// Name is the Service name.
@@ -113,17 +122,17 @@ type Addressing struct {
 // given the route reconciler's placeholder Service for that tag (see Placeholders), the
 // Route's KIngress (nil when it does not exist yet), whether the Service is
 // cluster local (the route reconciler reads that off the live Service's visibility
-// label), the route-address configuration and a Resolver for the load
+// label), the route-address settings and a Resolver for the load
 // balancer. ctx must carry the route reconciler's configuration (domain and
 // network), as for the route reconciler's constructors. The objects it returns may be
 // shared with earlier calls (see Placeholder) and must not be modified.
 func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholder *Placeholder, ing *netv1alpha1.Ingress,
-	isPrivate bool, cfg *config.RouteAddress, resolver *Resolver) (*Addressing, error) {
+	isPrivate bool, s Settings, resolver *Resolver) (*Addressing, error) {
 	var err error
 	a := &Addressing{Name: placeholder.Service.Name, Tag: tag}
 
 	lb := LoadBalancer(ing, isPrivate)
-	if !cfg.Mode.Managed() {
+	if !s.Mode.Managed() {
 		a.Shape = ShapeRouteReconciler
 		if lb != nil {
 			if pair, err := routeresources.MakeK8sService(ctx, route, tag, ing, isPrivate); err == nil {
@@ -147,14 +156,14 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholde
 	if len(res.Addresses) > 0 {
 		a.Shape = ShapeHeadless
 		a.Service = placeholder.headless
-		h := placeholder.endpoints(cfg.Mode, res.Addresses, res.Port)
+		h := placeholder.endpoints(s.Mode, res.Addresses, res.Port)
 		a.Endpoints, a.Slices = h.endpoints, h.slices
 	} else if res.MeshOnly {
 		a.Shape = ShapeMesh
 		if a.Service, err = k8sService(ctx, route, tag, ing, netv1alpha1.LoadBalancerIngressStatus{MeshOnly: true}); err != nil {
 			return nil, err
 		}
-	} else if res.Fallback != nil && cfg.ExternalNameFallback == config.FallbackEnabled {
+	} else if res.Fallback != nil && s.Fallback == netcfg.RouteAddressFallbackEnabled {
 		a.Shape = ShapeExternalName
 		if a.Service, err = k8sService(ctx, route, tag, ing, *res.Fallback); err != nil {
 			return nil, err

@@ -35,7 +35,7 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
@@ -312,9 +312,9 @@ func summarize(a *Addressing) summary {
 
 // expect spells out, per mode and fallback, what each load balancer case
 // must give.
-func expect(c lbCase, cfg config.RouteAddress, svcName string) summary {
+func expect(c lbCase, settings Settings, svcName string) summary {
 	s := summary{Problems: c.problems, Referenced: c.referenced}
-	if !cfg.Mode.Managed() {
+	if !settings.Mode.Managed() {
 		return summary{Shape: ShapeRouteReconciler, Handback: c.handback}
 	}
 	switch {
@@ -323,11 +323,11 @@ func expect(c lbCase, cfg config.RouteAddress, svcName string) summary {
 		s.Shape, s.Type, s.ClusterIP = ShapeKept, corev1.ServiceTypeClusterIP, corev1.ClusterIPNone
 	case len(c.addrs) > 0:
 		s.Shape, s.Type, s.ClusterIP = ShapeHeadless, corev1.ServiceTypeClusterIP, corev1.ClusterIPNone
-		if cfg.Mode.WritesEndpoints() {
+		if settings.Mode.WritesEndpoints() {
 			s.Endpoints = fmt.Sprintf("%s:%d", strings.Join(c.addrs, ","), c.port)
-			s.SkipMirror = cfg.Mode == config.ModeEndpointsAndSlices
+			s.SkipMirror = settings.Mode == netcfg.RouteAddressModeEndpointsAndSlices
 		}
-		if cfg.Mode.WritesEndpointSlices() {
+		if settings.Mode.WritesEndpointSlices() {
 			var v4, v6 []string
 			for _, a := range c.addrs {
 				if strings.Contains(a, ":") {
@@ -345,7 +345,7 @@ func expect(c lbCase, cfg config.RouteAddress, svcName string) summary {
 		}
 	case c.mesh:
 		s.Shape, s.Type = ShapeMesh, corev1.ServiceTypeClusterIP
-	case c.fallback != "" && cfg.ExternalNameFallback == config.FallbackEnabled:
+	case c.fallback != "" && settings.Fallback == netcfg.RouteAddressFallbackEnabled:
 		s.Shape, s.Type, s.ExternalName = ShapeExternalName, corev1.ServiceTypeExternalName, c.fallback
 	default:
 		s.Shape, s.Type, s.ClusterIP = ShapeHeadlessEmpty, corev1.ServiceTypeClusterIP, corev1.ClusterIPNone
@@ -370,13 +370,13 @@ func TestMakeAddressingMatrix(t *testing.T) {
 	ctx := WithRouteConfig(context.Background())
 	route := Route(true)
 	for _, c := range lbCases {
-		for _, mode := range config.Modes {
-			for _, fb := range config.Fallbacks {
+		for _, mode := range netcfg.RouteAddressModes {
+			for _, fb := range netcfg.RouteAddressFallbacks {
 				for _, tag := range []string{"", Tag} {
-					cfg := config.RouteAddress{Mode: mode, ExternalNameFallback: fb}
+					settings := Settings{Mode: mode, Fallback: fb}
 					t.Run(fmt.Sprintf("%s/%s/fallback=%s/tag=%q", c.name, mode, fb, tag), func(t *testing.T) {
 						ing, svcs := c.inputs()
-						got, err := MakeAddressing(ctx, route, tag, placeholder(t, ctx, route, tag), ing, false, &cfg, NewResolver(ServiceLister(svcs...)))
+						got, err := MakeAddressing(ctx, route, tag, placeholder(t, ctx, route, tag), ing, false, settings, NewResolver(ServiceLister(svcs...)))
 						if err != nil {
 							t.Fatal("MakeAddressing() =", err)
 						}
@@ -387,7 +387,7 @@ func TestMakeAddressingMatrix(t *testing.T) {
 						if got.Name != wantName || got.Tag != tag {
 							t.Errorf("Name, Tag = %q, %q; want %q, %q", got.Name, got.Tag, wantName, tag)
 						}
-						if diff := cmp.Diff(expect(c, cfg, wantName), summarize(got)); diff != "" {
+						if diff := cmp.Diff(expect(c, settings, wantName), summarize(got)); diff != "" {
 							t.Error("addressing (-want +got):", diff)
 						}
 						if got.Service != nil {
@@ -397,7 +397,7 @@ func TestMakeAddressingMatrix(t *testing.T) {
 								t.Error("Service metadata differs from the route reconciler's placeholder (-want +got):", diff)
 							}
 						}
-						if got.Service != nil && got.Service.Spec.Type == corev1.ServiceTypeExternalName && fb == config.FallbackDisabled {
+						if got.Service != nil && got.Service.Spec.Type == corev1.ServiceTypeExternalName && fb == netcfg.RouteAddressFallbackDisabled {
 							t.Error("ExternalName Service with the fallback disabled")
 						}
 					})
@@ -414,7 +414,7 @@ func TestMakeAddressingGolden(t *testing.T) {
 	route := Route(true)
 	ing := Ingress(route, IP("10.0.0.7"), IP("fd00::7"))
 	got, err := MakeAddressing(ctx, route, Tag, placeholder(t, ctx, route, Tag), ing, false,
-		&config.RouteAddress{Mode: config.ModeEndpointsAndSlices, ExternalNameFallback: config.FallbackEnabled}, NewResolver(ServiceLister()))
+		Settings{Mode: netcfg.RouteAddressModeEndpointsAndSlices, Fallback: netcfg.RouteAddressFallbackEnabled}, NewResolver(ServiceLister()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,14 +492,14 @@ func TestParityWithRouteReconciler(t *testing.T) {
 	route := Route(true)
 	for _, tc := range []struct {
 		name  string
-		mode  config.Mode
+		mode  netcfg.RouteAddressMode
 		entry netv1alpha1.LoadBalancerIngressStatus
 		svcs  []*corev1.Service
 	}{
-		{"IP, Endpoints mode", config.ModeEndpoints, IP("10.0.0.7"), nil},
-		{"MeshOnly", config.ModeEndpointSlices, MeshOnly(), nil},
-		{"unresolvable DomainInternal falls back", config.ModeEndpointsAndSlices, DomainInternal(GatewayDomain), nil},
-		{"external Domain falls back", config.ModeEndpoints, Domain("lb.example.com"), nil},
+		{"IP, Endpoints mode", netcfg.RouteAddressModeEndpoints, IP("10.0.0.7"), nil},
+		{"MeshOnly", netcfg.RouteAddressModeEndpointSlices, MeshOnly(), nil},
+		{"unresolvable DomainInternal falls back", netcfg.RouteAddressModeEndpointsAndSlices, DomainInternal(GatewayDomain), nil},
+		{"external Domain falls back", netcfg.RouteAddressModeEndpoints, Domain("lb.example.com"), nil},
 	} {
 		for _, tag := range []string{"", Tag} {
 			t.Run(tc.name+"/"+tag, func(t *testing.T) {
@@ -509,7 +509,7 @@ func TestParityWithRouteReconciler(t *testing.T) {
 					t.Fatal("MakeK8sService() =", err)
 				}
 				got, err := MakeAddressing(ctx, route, tag, placeholder(t, ctx, route, tag), ing, false,
-					&config.RouteAddress{Mode: tc.mode, ExternalNameFallback: config.FallbackEnabled}, NewResolver(ServiceLister(tc.svcs...)))
+					Settings{Mode: tc.mode, Fallback: netcfg.RouteAddressFallbackEnabled}, NewResolver(ServiceLister(tc.svcs...)))
 				if err != nil {
 					t.Fatal("MakeAddressing() =", err)
 				}

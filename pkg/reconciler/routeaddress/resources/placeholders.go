@@ -27,7 +27,7 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
 // Placeholders returns the route reconciler's MakeK8sPlaceholderService for
@@ -69,7 +69,7 @@ type headlessObjects struct {
 
 // endpoints returns the Endpoints and EndpointSlices of mode for addrs and
 // port.
-func (p *Placeholder) endpoints(mode config.Mode, addrs []netip.Addr, port int32) *headlessObjects {
+func (p *Placeholder) endpoints(mode netcfg.RouteAddressMode, addrs []netip.Addr, port int32) *headlessObjects {
 	h := &headlessObjects{}
 	ips := make([]string, len(addrs))
 	for i, addr := range addrs {

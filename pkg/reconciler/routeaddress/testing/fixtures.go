@@ -25,12 +25,13 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
-	netcfg "knative.dev/networking/pkg/apis/networking/v1alpha1"
-	netconfig "knative.dev/networking/pkg/config"
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/pkg/kmeta"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 	"knative.dev/serving/pkg/reconciler/route/resources/names"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
 const (
@@ -57,9 +58,9 @@ const (
 func RouteConfig() *routecfg.Config {
 	return &routecfg.Config{
 		Domain: &routecfg.Domain{Domains: map[string]routecfg.DomainConfig{"example.com": {}}},
-		Network: &netconfig.Config{
-			DomainTemplate: netconfig.DefaultDomainTemplate,
-			TagTemplate:    netconfig.DefaultTagTemplate,
+		Network: &netcfg.Config{
+			DomainTemplate: netcfg.DefaultDomainTemplate,
+			TagTemplate:    netcfg.DefaultTagTemplate,
 		},
 	}
 }
@@ -93,37 +94,37 @@ func Route(tagged bool) *v1.Route {
 
 // Ingress returns the Route's KIngress with the given private load
 // balancer entries (none: no status yet).
-func Ingress(route *v1.Route, entries ...netcfg.LoadBalancerIngressStatus) *netcfg.Ingress {
-	ing := &netcfg.Ingress{ObjectMeta: metav1.ObjectMeta{
+func Ingress(route *v1.Route, entries ...netv1alpha1.LoadBalancerIngressStatus) *netv1alpha1.Ingress {
+	ing := &netv1alpha1.Ingress{ObjectMeta: metav1.ObjectMeta{
 		Namespace:       route.Namespace,
 		Name:            names.Ingress(route),
 		OwnerReferences: []metav1.OwnerReference{*kmeta.NewControllerRef(route)},
 	}}
 	if len(entries) > 0 {
-		ing.Status.PrivateLoadBalancer = &netcfg.LoadBalancerStatus{Ingress: entries}
-		ing.Status.PublicLoadBalancer = &netcfg.LoadBalancerStatus{Ingress: []netcfg.LoadBalancerIngressStatus{{Domain: "public.example.com"}}}
+		ing.Status.PrivateLoadBalancer = &netv1alpha1.LoadBalancerStatus{Ingress: entries}
+		ing.Status.PublicLoadBalancer = &netv1alpha1.LoadBalancerStatus{Ingress: []netv1alpha1.LoadBalancerIngressStatus{{Domain: "public.example.com"}}}
 	}
 	return ing
 }
 
 // IP is a load balancer entry with an IP.
-func IP(ip string) netcfg.LoadBalancerIngressStatus {
-	return netcfg.LoadBalancerIngressStatus{IP: ip}
+func IP(ip string) netv1alpha1.LoadBalancerIngressStatus {
+	return netv1alpha1.LoadBalancerIngressStatus{IP: ip}
 }
 
 // DomainInternal is a load balancer entry with a DomainInternal.
-func DomainInternal(d string) netcfg.LoadBalancerIngressStatus {
-	return netcfg.LoadBalancerIngressStatus{DomainInternal: d}
+func DomainInternal(d string) netv1alpha1.LoadBalancerIngressStatus {
+	return netv1alpha1.LoadBalancerIngressStatus{DomainInternal: d}
 }
 
 // Domain is a load balancer entry with an external Domain.
-func Domain(d string) netcfg.LoadBalancerIngressStatus {
-	return netcfg.LoadBalancerIngressStatus{Domain: d}
+func Domain(d string) netv1alpha1.LoadBalancerIngressStatus {
+	return netv1alpha1.LoadBalancerIngressStatus{Domain: d}
 }
 
 // MeshOnly is a MeshOnly load balancer entry.
-func MeshOnly() netcfg.LoadBalancerIngressStatus {
-	return netcfg.LoadBalancerIngressStatus{MeshOnly: true}
+func MeshOnly() netv1alpha1.LoadBalancerIngressStatus {
+	return netv1alpha1.LoadBalancerIngressStatus{MeshOnly: true}
 }
 
 // GatewayService returns the internal gateway Service with the given

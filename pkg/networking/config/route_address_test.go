@@ -22,8 +22,6 @@ import (
 	cm "knative.dev/pkg/configmap"
 )
 
-// This test goes to knative.dev/networking with route_address.go.
-
 func TestRouteAddressKeys(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
@@ -37,37 +35,40 @@ func TestRouteAddressKeys(t *testing.T) {
 		wantMode:     RouteAddressModeExternalName,
 		wantFallback: RouteAddressFallbackEnabled,
 	}, {
+		name:         "empty: the defaults",
+		data:         map[string]string{RouteAddressModeKey: " ", RouteAddressExternalNameFallbackKey: ""},
+		wantMode:     RouteAddressModeExternalName,
+		wantFallback: RouteAddressFallbackEnabled,
+	}, {
+		name:         "every value",
+		data:         map[string]string{RouteAddressModeKey: "endpointsandslices", RouteAddressExternalNameFallbackKey: "disabled"},
+		wantMode:     RouteAddressModeEndpointsAndSlices,
+		wantFallback: RouteAddressFallbackDisabled,
+	}, {
 		name:         "case and space do not matter",
-		data:         map[string]string{RouteAddressModeKey: " endpointslices ", RouteAddressExternalNameFallbackKey: "DISABLED"},
+		data:         map[string]string{RouteAddressModeKey: " EndpointSlices ", RouteAddressExternalNameFallbackKey: "DISABLED"},
 		wantMode:     RouteAddressModeEndpointSlices,
 		wantFallback: RouteAddressFallbackDisabled,
 	}, {
-		name:         "a bad mode: its default, refused by validation",
-		data:         map[string]string{RouteAddressModeKey: "EndpointSlice", RouteAddressExternalNameFallbackKey: "Disabled"},
-		wantMode:     RouteAddressModeExternalName,
-		wantFallback: RouteAddressFallbackDisabled,
-		wantErr:      `route-address-mode: unknown value "EndpointSlice", allowed values are ExternalName, Endpoints, EndpointSlices, EndpointsAndSlices`,
+		name:    "a mode that is not allowed",
+		data:    map[string]string{RouteAddressModeKey: "EndpointSlice", RouteAddressExternalNameFallbackKey: "disabled"},
+		wantErr: `route-address-mode with value: "EndpointSlice" in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices`,
 	}, {
-		name:         "a bad fallback: its default, refused by validation",
-		data:         map[string]string{RouteAddressModeKey: "Endpoints", RouteAddressExternalNameFallbackKey: "maybe"},
-		wantMode:     RouteAddressModeEndpoints,
-		wantFallback: RouteAddressFallbackEnabled,
-		wantErr:      `route-address-externalname-fallback: unknown value "maybe", allowed values are Enabled, Disabled`,
+		name:    "a fallback that is not allowed",
+		data:    map[string]string{RouteAddressModeKey: "endpoints", RouteAddressExternalNameFallbackKey: "maybe"},
+		wantErr: `route-address-externalname-fallback with value: "maybe" in config-network ConfigMap is not supported, allowed values are enabled, disabled`,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			mode, fallback := RouteAddressModeExternalName, RouteAddressFallbackEnabled
-			if err := cm.Parse(tc.data,
+			err := cm.Parse(tc.data,
 				asRouteAddressMode(RouteAddressModeKey, &mode),
 				asRouteAddressFallback(RouteAddressExternalNameFallbackKey, &fallback),
-			); err != nil {
-				t.Fatal("Parse() =", err)
-			}
-			if mode != tc.wantMode || fallback != tc.wantFallback {
-				t.Errorf("parsed %s, %s; want %s, %s", mode, fallback, tc.wantMode, tc.wantFallback)
-			}
-			err := ValidateRouteAddress(tc.data)
+			)
 			if got := errString(err); got != tc.wantErr {
-				t.Errorf("ValidateRouteAddress() = %q, want %q", got, tc.wantErr)
+				t.Fatalf("Parse() = %q, want %q", got, tc.wantErr)
+			}
+			if err == nil && (mode != tc.wantMode || fallback != tc.wantFallback) {
+				t.Errorf("parsed %s, %s; want %s, %s", mode, fallback, tc.wantMode, tc.wantFallback)
 			}
 		})
 	}

@@ -40,16 +40,16 @@ type RouteAddressMode string
 const (
 	// RouteAddressModeExternalName leaves a Route's Services to the route
 	// reconciler (type ExternalName unless the KIngress reports an IP).
-	RouteAddressModeExternalName RouteAddressMode = "ExternalName"
+	RouteAddressModeExternalName RouteAddressMode = "externalname"
 	// RouteAddressModeEndpoints makes headless Services with core/v1
 	// Endpoints.
-	RouteAddressModeEndpoints RouteAddressMode = "Endpoints"
+	RouteAddressModeEndpoints RouteAddressMode = "endpoints"
 	// RouteAddressModeEndpointSlices makes headless Services with
 	// discovery/v1 EndpointSlices.
-	RouteAddressModeEndpointSlices RouteAddressMode = "EndpointSlices"
+	RouteAddressModeEndpointSlices RouteAddressMode = "endpointslices"
 	// RouteAddressModeEndpointsAndSlices makes headless Services with both:
 	// Endpoints labelled to skip mirroring, and EndpointSlices.
-	RouteAddressModeEndpointsAndSlices RouteAddressMode = "EndpointsAndSlices"
+	RouteAddressModeEndpointsAndSlices RouteAddressMode = "endpointsandslices"
 )
 
 // RouteAddressModes lists the values RouteAddressModeKey accepts, the default
@@ -83,10 +83,10 @@ type RouteAddressFallback string
 const (
 	// RouteAddressFallbackEnabled gives an unresolvable load balancer the
 	// route reconciler's ExternalName Service.
-	RouteAddressFallbackEnabled RouteAddressFallback = "Enabled"
+	RouteAddressFallbackEnabled RouteAddressFallback = "enabled"
 	// RouteAddressFallbackDisabled gives an unresolvable load balancer a
 	// headless Service with no endpoints: never an ExternalName Service.
-	RouteAddressFallbackDisabled RouteAddressFallback = "Disabled"
+	RouteAddressFallbackDisabled RouteAddressFallback = "disabled"
 )
 
 // RouteAddressFallbacks lists the values RouteAddressExternalNameFallbackKey
@@ -94,9 +94,9 @@ const (
 var RouteAddressFallbacks = []RouteAddressFallback{RouteAddressFallbackEnabled, RouteAddressFallbackDisabled}
 
 // asRouteAddressMode parses the value at key into target, without regard to
-// case. As asMode does for MeshCompatibilityModeKey, a value that is not
-// allowed leaves target unchanged (the default), so that a mistyped value
-// never stops a component at start; ValidateRouteAddress refuses it.
+// case, as http-protocol and system-internal-tls are parsed: an absent or
+// empty value leaves target unchanged, and a value that is not allowed is an
+// error.
 func asRouteAddressMode(key string, target *RouteAddressMode) cm.ParseFunc {
 	return asRouteAddressEnum(key, RouteAddressModes, target)
 }
@@ -109,46 +109,20 @@ func asRouteAddressFallback(key string, target *RouteAddressFallback) cm.ParseFu
 
 func asRouteAddressEnum[T ~string](key string, allowed []T, target *T) cm.ParseFunc {
 	return func(data map[string]string) error {
-		if v, ok := routeAddressEnum(data, key, allowed); ok {
-			*target = v
+		raw, ok := data[key]
+		if !ok || strings.TrimSpace(raw) == "" {
+			return nil
 		}
-		return nil
-	}
-}
-
-// ValidateRouteAddress returns an error that names the key, the value and
-// the allowed values when a route-address key of config-network data has a
-// value that is not allowed. The webhook refuses such a ConfigMap with it;
-// a component that reads one anyway uses the key's default.
-func ValidateRouteAddress(data map[string]string) error {
-	if err := validateRouteAddressEnum(data, RouteAddressModeKey, RouteAddressModes); err != nil {
-		return err
-	}
-	return validateRouteAddressEnum(data, RouteAddressExternalNameFallbackKey, RouteAddressFallbacks)
-}
-
-func validateRouteAddressEnum[T ~string](data map[string]string, key string, allowed []T) error {
-	raw := strings.TrimSpace(data[key])
-	if _, ok := routeAddressEnum(data, key, allowed); ok || raw == "" {
-		return nil
-	}
-	names := make([]string, len(allowed))
-	for i, v := range allowed {
-		names[i] = string(v)
-	}
-	return fmt.Errorf("%s: unknown value %q, allowed values are %s", key, raw, strings.Join(names, ", "))
-}
-
-// routeAddressEnum returns the allowed value that data[key] names, without
-// regard to case and surrounding space, and false when the key is absent,
-// empty or not allowed.
-func routeAddressEnum[T ~string](data map[string]string, key string, allowed []T) (T, bool) {
-	raw := strings.TrimSpace(data[key])
-	for _, v := range allowed {
-		if raw != "" && strings.EqualFold(raw, string(v)) {
-			return v, true
+		v := T(strings.ToLower(strings.TrimSpace(raw)))
+		names := make([]string, len(allowed))
+		for i, a := range allowed {
+			if v == a {
+				*target = v
+				return nil
+			}
+			names[i] = string(a)
 		}
+		return fmt.Errorf("%s with value: %q in config-network ConfigMap is not supported, allowed values are %s",
+			key, raw, strings.Join(names, ", "))
 	}
-	var zero T
-	return zero, false
 }

@@ -1,0 +1,36 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package routeaddress
+
+import (
+	"context"
+
+	routecfg "knative.dev/serving/pkg/reconciler/route/config"
+	"knative.dev/serving/pkg/reconciler/routeaddress/resources"
+	rt "knative.dev/serving/pkg/reconciler/routeaddress/testing"
+)
+
+// testStore hands each reconcile of a TableTest row the route reconciler's
+// test configuration with the row's route-address settings.
+type testStore struct{ settings resources.Settings }
+
+func (s testStore) ToContext(ctx context.Context) context.Context {
+	c := rt.RouteConfig()
+	c.Network.RouteAddressMode = s.settings.Mode
+	c.Network.RouteAddressExternalNameFallback = s.settings.Fallback
+	return routecfg.ToContext(ctx, c)
+}

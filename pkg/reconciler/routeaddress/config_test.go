@@ -1,0 +1,66 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package routeaddress
+
+// The tests of config.go, the file serving's version replaces (with this
+// one: hack/upstream/_serving/pkg/reconciler/routeaddress/config_test.go).
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"k8s.io/client-go/tools/record"
+
+	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
+	"knative.dev/pkg/controller"
+	. "knative.dev/pkg/reconciler/testing"
+	routecfg "knative.dev/serving/pkg/reconciler/route/config"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
+	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
+)
+
+// testStore hands each reconcile of a TableTest row the route reconciler's
+// test configuration and the row's route-address settings.
+type testStore struct{ settings resources.Settings }
+
+func (s testStore) ToContext(ctx context.Context) context.Context {
+	return config.ToContext(routecfg.ToContext(ctx, rt.RouteConfig()),
+		&config.Config{RouteAddress: &config.RouteAddress{Mode: s.settings.Mode, ExternalNameFallback: s.settings.Fallback}})
+}
+
+// TestReportBadConfig: a bad route-address value is recorded as a Warning
+// on the ConfigMap through the controller's event recorder.
+func TestReportBadConfig(t *testing.T) {
+	ctx, _ := SetupFakeContext(t, func(ctx context.Context) context.Context {
+		return filteredfactory.WithSelectors(ctx, SliceSelector)
+	})
+	recorder := record.NewFakeRecorder(1)
+	ctx = controller.WithEventRecorder(ctx, recorder)
+	cm := configMaps(nil)[0]
+	reportBadConfig(ctx)(cm, errors.New(`invalid value "Foo" for route-address-mode`))
+	select {
+	case got := <-recorder.Events:
+		if want := `Warning InvalidConfiguration invalid value "Foo" for route-address-mode`; got != want {
+			t.Errorf("event = %q, want %q", got, want)
+		}
+	default:
+		t.Error("no event recorded through the context's recorder")
+	}
+}
