@@ -162,6 +162,7 @@ send_pkg "${RA}" listers_test.go config.go config_test.go
 for f in listers_test.go config.go config_test.go; do
   send "${HUNKS}/_serving/${RA}/${f}" "${SERVING}/${RA}/${f}"
 done
+send "${HUNKS}/_serving/test/e2e/routeaddress/route_address_test.go" "${SERVING}/test/e2e/routeaddress/route_address_test.go"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
 vendor_serving
@@ -172,7 +173,9 @@ The controller binary runs it (and watches only EndpointSlices managed by
 it); the controller's role may update services/finalizers (the slices are
 controlled by their Service). It reads the route-address settings from the
 route reconciler's configuration store. The TableTests' Listers get an
-EndpointSlice lister."
+EndpointSlice lister. test/e2e/routeaddress checks, on a cluster with a
+managed route-address-mode, that a Route's Service is headless and its
+endpoints hold the Ingress's addresses, and that the Route answers."
 
 git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
 vendor_serving

@@ -136,4 +136,8 @@ echo "=== networking: go vet, go test ./pkg/config/..."
 echo "=== serving: go build ./..., go vet, go test"
 PKGS=(./pkg/reconciler/route/... ./pkg/reconciler/routeaddress/... ./cmd/...)
 (cd "${SERVING}" && export GOFLAGS=-mod=mod && go build ./... && go vet "${PKGS[@]}" && go test -count=1 "${PKGS[@]}")
+# The e2e test needs a cluster with serving; here it is compiled and vetted
+# as serving's e2e jobs build it.
+(cd "${SERVING}" && GOFLAGS=-mod=mod go vet -tags e2e ./test/e2e/routeaddress/)
+echo "vetted with -tags e2e: knative.dev/serving/test/e2e/routeaddress"
 echo "=== upstream patches verified"
