@@ -65,6 +65,10 @@ func TestNewRouteAddressFromMap(t *testing.T) {
 		name:    "unknown fallback",
 		data:    map[string]string{ExternalNameFallbackKey: "true"},
 		wantErr: `route-address-externalname-fallback with value: "true" in config-network ConfigMap is not supported, allowed values are enabled, disabled`,
+	}, {
+		name:    "both unknown: both named",
+		data:    map[string]string{ModeKey: "Headless", ExternalNameFallbackKey: "true"},
+		wantErr: `route-address-mode with value: "Headless" in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; route-address-externalname-fallback with value: "true" in config-network ConfigMap is not supported, allowed values are enabled, disabled`,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := NewRouteAddressFromMap(tc.data)

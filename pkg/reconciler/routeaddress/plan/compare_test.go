@@ -220,6 +220,15 @@ func TestOwnedFields(t *testing.T) {
 		live: func(s *apiserver) { svcOf(s).Annotations["team"] = "red" },
 		ops:  []string{updateMD},
 	}, {
+		name: "the annotations of ours all missing",
+		live: func(s *apiserver) { svcOf(s).Annotations = nil },
+		ops:  []string{updateMD},
+		after: func(t *testing.T, s *apiserver) {
+			if got := svcOf(s).Annotations; got["team"] == "" {
+				t.Errorf("annotations = %v, want ours written back", got)
+			}
+		},
+	}, {
 		name: "labels and annotations somebody added",
 		live: func(s *apiserver) {
 			svcOf(s).Labels["owner"] = "ops"
