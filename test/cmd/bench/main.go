@@ -26,6 +26,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -637,9 +638,10 @@ func (b *bench) enableProfiling() error {
 }
 
 // profile starts recording the controller's CPU profile in consecutive
-// 5 s pieces until the returned func is called, which waits for the last
-// piece and writes PROFILES/MODE-LABEL.txt: `go tool pprof -top -cum` of
-// the pieces together. Without -profiles it does nothing.
+// 5 s pieces, fetched back to back, until the returned func is called; it
+// waits for the last piece and writes PROFILES/MODE-LABEL.txt: `go tool
+// pprof -top -cum` of the pieces together. Without -profiles it does
+// nothing.
 func (b *bench) profile(label string) func() error {
 	if b.profiles == "" {
 		return func() error { return nil }
@@ -654,6 +656,18 @@ func (b *bench) profile(label string) func() error {
 		for i := 0; ; i++ {
 			select {
 			case <-stop:
+				if len(pieces) == 0 {
+					done <- cmp.Or(err, errors.New("no profile recorded"))
+					return
+				}
+				// The text is made once, after the last piece: running pprof
+				// between pieces would leave gaps in what they cover.
+				out, e := exec.Command("go", append([]string{"tool", "pprof", "-top", "-cum", "-nodecount=40", bin}, pieces...)...).CombinedOutput()
+				if e != nil {
+					err = cmp.Or(err, fmt.Errorf("go tool pprof: %w: %s", e, out))
+				} else if e := os.WriteFile(base+".txt", out, 0o644); e != nil {
+					err = cmp.Or(err, e)
+				}
 				done <- err
 				return
 			default:
@@ -665,14 +679,6 @@ func (b *bench) profile(label string) func() error {
 				continue
 			}
 			pieces = append(pieces, piece)
-			out, e := exec.Command("go", append([]string{"tool", "pprof", "-top", "-cum", "-nodecount=40", bin}, pieces...)...).CombinedOutput()
-			if e != nil {
-				err = cmp.Or(err, fmt.Errorf("go tool pprof: %w: %s", e, out))
-				continue
-			}
-			if e := os.WriteFile(base+".txt", out, 0o644); e != nil {
-				err = cmp.Or(err, e)
-			}
 		}
 	}()
 	return func() error {
