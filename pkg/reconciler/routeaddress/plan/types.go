@@ -87,7 +87,7 @@ type Target struct {
 	Endpoints *corev1.Endpoints
 	// Slices are the desired EndpointSlices.
 	Slices []*discoveryv1.EndpointSlice
-	// The route reconciler is what the route reconciler makes of this name; it
+	// Handback is what the route reconciler makes of this name; it
 	// matters only when the Input is Released.
 	Handback Handback
 	// Keep is true when the KIngress has no load balancer: what exists

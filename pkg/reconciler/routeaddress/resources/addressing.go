@@ -105,7 +105,7 @@ type Addressing struct {
 	Endpoints *corev1.Endpoints
 	// Slices are the desired EndpointSlices.
 	Slices []*discoveryv1.EndpointSlice
-	// The route reconciler is what the route reconciler makes of this name.
+	// Handback is what the route reconciler makes of this name.
 	Handback Handback
 	// Keep is true when the KIngress has no load balancer: what exists
 	// under this name stays; only a missing Service is created.
