@@ -1,0 +1,158 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plan_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
+)
+
+// TestMake plans one name, the Route's own, from what exists to a headless
+// Service with an IPv4 EndpointSlice (or back to the route reconciler):
+// the operations in order, then what is blocked, kept or waiting.
+func TestMake(t *testing.T) {
+	const otherIP = "10.0.0.8"
+	want := func() plan.Target {
+		return plan.Target{
+			Name:    RouteName,
+			Service: HeadlessService(RouteName),
+			Slices:  []*discoveryv1.EndpointSlice{Slice(RouteName, discoveryv1.AddressTypeIPv4, gatewayIP)},
+		}
+	}
+	keep := func() plan.Target {
+		t := want()
+		t.Keep, t.Slices = true, nil
+		return t
+	}
+	services := func(s ...*corev1.Service) []*corev1.Service { return s }
+	slices := func(s ...*discoveryv1.EndpointSlice) []*discoveryv1.EndpointSlice { return s }
+	routeReconcilers := func(ips ...string) *corev1.Endpoints {
+		ep := Endpoints(RouteName, ips)
+		ep.UID, ep.Labels = "ep-uid", map[string]string{"serving.knative.dev/route": RouteName}
+		return ep
+	}
+	tests := []struct {
+		name     string
+		target   plan.Target
+		actual   plan.Actual
+		released bool
+		handback plan.Handback
+		want     []string
+	}{{
+		name:   "nothing exists: the Service, then its slice",
+		target: want(),
+		want: []string{
+			"Create Service hello: missing",
+			"Create EndpointSlice hello-ipv4: missing",
+		},
+	}, {
+		name:   "converged: nothing",
+		target: want(),
+		actual: plan.Actual{Services: services(liveService("svc-uid")), Slices: slices(liveSlice("svc-uid", gatewayIP))},
+	}, {
+		name:   "the route reconciler's ExternalName Service: the slice first, then the Service turns headless",
+		target: want(),
+		actual: plan.Actual{Services: services(liveService("svc-uid", WithExternalName(GatewayDomain)))},
+		want: []string{
+			"Create EndpointSlice hello-ipv4: missing",
+			"Update Service hello: ExternalName → headless",
+		},
+	}, {
+		name:   "a ClusterIP Service: recreated (clusterIP is immutable), its slice after it",
+		target: want(),
+		actual: plan.Actual{Services: services(liveService("svc-uid", WithMeshClusterIP))},
+		want: []string{
+			"Delete Service hello: ClusterIP → headless needs a recreate (clusterIP is immutable)",
+			"Create Service hello: ClusterIP → headless needs a recreate (clusterIP is immutable)",
+			"Create EndpointSlice hello-ipv4: missing",
+		},
+	}, {
+		name:   "the load balancer's address changed: the slice is updated",
+		target: want(),
+		actual: plan.Actual{Services: services(liveService("svc-uid")), Slices: slices(liveSlice("svc-uid", otherIP))},
+		want:   []string{"Update EndpointSlice hello-ipv4: differs"},
+	}, {
+		name:   "the route reconciler's Endpoints: they go once the slice is there",
+		target: want(),
+		actual: plan.Actual{Services: services(liveService("svc-uid", WithExternalName(GatewayDomain))), Endpoints: []*corev1.Endpoints{routeReconcilers(gatewayIP)}},
+		want: []string{
+			"Create EndpointSlice hello-ipv4: missing",
+			"Update Service hello: ExternalName → headless",
+			"Delete Endpoints hello: not desired",
+		},
+	}, {
+		name:   "somebody else's Service: blocked, nothing written",
+		target: want(),
+		actual: plan.Actual{Services: services(liveService("svc-uid", notTheRoutes))},
+		want:   []string{"blocked by Service hello"},
+	}, {
+		name:   "no load balancer: the name keeps what it has",
+		target: keep(),
+		actual: plan.Actual{Services: services(liveService("svc-uid")), Slices: slices(liveSlice("svc-uid", gatewayIP))},
+		want:   []string{"kept hello"},
+	}, {
+		name:   "no load balancer and no Service: a headless placeholder",
+		target: keep(),
+		want:   []string{"Create Service hello: missing"},
+	}, {
+		name:   "a tag no longer wanted: its Service and slice go",
+		target: want(),
+		actual: plan.Actual{
+			Services: services(liveService("svc-uid"), HeadlessService(TagService)),
+			Slices:   slices(liveSlice("svc-uid", gatewayIP), Slice(TagService, discoveryv1.AddressTypeIPv4, gatewayIP)),
+		},
+		want: []string{
+			"Delete Service " + TagService + ": orphan",
+			"Delete EndpointSlice " + TagService + "-ipv4: orphan",
+		},
+	}, {
+		name:     "released, the route reconciler has made the Service ExternalName: our slice goes",
+		target:   plan.Target{Name: RouteName},
+		actual:   plan.Actual{Services: services(liveService("svc-uid", WithExternalName(GatewayDomain))), Slices: slices(liveSlice("svc-uid", gatewayIP))},
+		released: true,
+		handback: plan.Handback{Ready: true},
+		want:     []string{"Delete EndpointSlice hello-ipv4: released to the route reconciler"},
+	}, {
+		name:     "released, the Service still headless: the slice stays until the route reconciler reshapes it",
+		target:   plan.Target{Name: RouteName},
+		actual:   plan.Actual{Services: services(liveService("svc-uid")), Slices: slices(liveSlice("svc-uid", gatewayIP))},
+		released: true,
+		handback: plan.Handback{Ready: true},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.target.Handback = tc.handback
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []plan.Target{tc.target}, Actual: tc.actual, Released: tc.released})
+			got := opLines(p)
+			for _, n := range p.Kept {
+				got = append(got, "kept "+n)
+			}
+			for _, n := range p.Waiting {
+				got = append(got, "waiting "+n)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("plan (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
