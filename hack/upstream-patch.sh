@@ -69,23 +69,6 @@ send() {
     -e 's#knative\.dev/route-address/pkg/#knative.dev/serving/pkg/#g' "$1" > "$2"
 }
 
-# send_pkg DIR: sends the package DIR (its files, testdata included, not
-# its subpackages) to the same path in serving, except the files named
-# after it.
-send_pkg() {
-  local dir="$1"
-  shift
-  local f
-  for f in "${dir}"/* "${dir}"/testdata/* "${dir}"/testdata/*/* "${dir}"/testdata/*/*/*; do
-    [[ -f "$f" ]] || continue
-    local skip=""
-    local x
-    for x in "$@"; do [[ "$(basename "$f")" == "$x" ]] && skip=y; done
-    [[ -z "${skip}" ]] && send "$f" "${SERVING}/$f"
-  done
-  return 0
-}
-
 NETWORKING="${OUT}/networking"
 SERVING="${OUT}/serving"
 PKG="${OUT}/pkg"
@@ -143,49 +126,146 @@ allowed is an error naming the key, the value and the allowed values, which
 the config webhooks refuse."
 
 # --- serving ----------------------------------------------------------------
-mkdir -p "${SERVING}/${RA}"
-send_pkg "${RA}/resources/names"
-send_pkg "${RA}/resources"
-send_pkg "${RA}/plan"
-send_pkg "${RA}/testing"
-vendor_serving
-commit "${SERVING}" "routeaddress: resources and the planner" \
-"The pure parts of the routeaddress reconciler (knative/serving#11821): the
-desired headless Service, Endpoints and EndpointSlices of each of a Route's
-names under the route-address settings of config-network, and the planner
-that diffs them against the cluster into ordered, gap-free operations
-(immutable fields, safe ordering, never deleting what cannot be replaced)."
+# One pull request per commit, each building and passing its packages' tests
+# on its own (verify-upstream.sh), at most ~1 500 changed lines outside
+# vendor/: the endpointslices mode first, then the endpoints modes.
+# serving-endpoints-modes.patch is the endpoints modes' change to the files
+# that exist before it: each of those files is sent as this repository has
+# it and then taken back to before the endpoints modes (git apply -R of
+# its part of the patch), and the endpoints-modes commit applies the whole
+# patch forward, so that the last commit leaves exactly what is tested here.
+EPM="${HUNKS}/serving-endpoints-modes.patch"
+# before_endpoints_modes PATH...: takes serving's PATHs back to before the
+# endpoints modes, where the patch touches them.
+before_endpoints_modes() {
+  local f
+  for f in "$@"; do
+    if grep -q "^+++ b/${f}$" "${EPM}"; then
+      git_ -C "${SERVING}" apply -R --include="${f}" "${EPM}"
+    fi
+  done
+}
+# ra FILE...: sends pkg/reconciler/routeaddress/FILE (serving's version in
+# hack/upstream/_serving when there is one), as before the endpoints modes.
+ra() {
+  local f src
+  for f in "$@"; do
+    src="${RA}/${f}"
+    [[ -f "${HUNKS}/_serving/${RA}/${f}" ]] && src="${HUNKS}/_serving/${RA}/${f}"
+    send "${src}" "${SERVING}/${RA}/${f}"
+    before_endpoints_modes "${RA}/${f}"
+  done
+}
+# step SUBJECT BODY: vendor/ as update-deps would leave it, then the commit.
+step() {
+  vendor_serving
+  commit "${SERVING}" "$1" "$2"
+}
 
-# config.go and its test are where the reconciler meets its configuration:
-# in serving, the route reconciler's store and networking's Config.
-send_pkg "${RA}" listers_test.go config.go config_test.go
-for f in listers_test.go config.go config_test.go; do
-  send "${HUNKS}/_serving/${RA}/${f}" "${SERVING}/${RA}/${f}"
-done
-send "${HUNKS}/_serving/test/e2e/routeaddress/route_address_test.go" "${SERVING}/test/e2e/routeaddress/route_address_test.go"
+ra resources/names/doc.go resources/names/names.go resources/names/names_test.go \
+  resources/doc.go resources/loadbalancer.go resources/loadbalancer_test.go \
+  testing/doc.go testing/fixtures.go
+step "routeaddress: resolve an Ingress's load balancer to IP addresses" \
+"The first part of the routeaddress reconciler (knative/serving#11821,
+fixes #13954 with the series): a KIngress's load balancer status, as the
+route reconciler chooses it, resolved to IP addresses and a port: IP
+entries as they are, a DomainInternal naming a Service of this cluster to
+that Service's ClusterIPs and its h2c/http port, with each entry that gives
+no address reported (external Domain, MeshOnly, a Service missing or
+without a cluster IP, an address the apiserver refuses in endpoints), and
+the entry an ExternalName Service would point at. Also the names of the
+objects routeaddress writes and the test fixtures."
+
+ra resources/addressing.go resources/addressing_test.go resources/placeholders.go resources/placeholders_test.go \
+  testing/objects.go
+step "routeaddress: the headless Service and EndpointSlices of a Route's names" \
+"What each of a Route's cluster-local names becomes under route-address-mode
+endpointslices: the route reconciler's placeholder made a selector-less
+headless Service (its metadata and ports), with one EndpointSlice per
+address family holding the resolved addresses, controlled by that Service;
+the route reconciler's own ClusterIP Service for a MeshOnly load balancer;
+its ExternalName Service where nothing resolves and
+route-address-externalname-fallback is enabled, else a headless Service
+with no endpoints; with no load balancer yet, what exists is kept. Under
+externalname (the default), what the route reconciler will make of the
+name."
+
+ra plan/doc.go plan/types.go plan/compare.go plan/plan.go plan/plan_test.go
+step "routeaddress: the planner" \
+"Diffs a Route's desired objects against those in the cluster into
+ordered operations: slices before a Service turns headless, a Service
+whose immutable fields change recreated with its slices after it, objects
+the Route does not control never written and their name left alone, names
+without a load balancer keeping their last addresses, orphans deleted, and
+in externalname mode our objects removed only once the route reconciler
+has reshaped the Service, so that no name stops answering. It compares
+only the fields routeaddress writes. TestMake: one name's plans."
+
+ra plan/compare_test.go plan/apiserver_test.go plan/owners_test.go testing/defaults.go
+step "routeaddress: the planner's tests against a simulated apiserver" \
+"Tests only: the planner against objects as an apiserver returns them
+(defaulted fields, immutable clusterIP and addressType, garbage
+collection), which fields it owns, which EndpointSlices are the Route's,
+taking back a slice whose labels were changed, and waiting for
+kube-controller-manager's mirrored slice before a name relies on it."
+
+ra doc.go config.go config_test.go listers_test.go routeaddress.go expectations.go warned.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
-git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
-vendor_serving
-commit "${SERVING}" "routeaddress: the reconciler, run by the controller" \
+step "routeaddress: the reconciler" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our
-EndpointSlices from listers, builds the desired objects, plans and executes.
-The controller binary runs it (and watches only EndpointSlices managed by
-it); the controller's role may update services/finalizers (the slices are
-controlled by their Service). It reads the route-address settings from the
-route reconciler's configuration store. The TableTests' Listers get an
-EndpointSlice lister. test/e2e/routeaddress checks, on a cluster with a
-managed route-address-mode, that a Route's Service is headless and its
-endpoints hold the Ingress's addresses, and that the Route answers."
+EndpointSlices from listers (through an index by Route), builds the desired
+objects, plans and executes them, with a Warning event for what it cannot
+do, each reported once. It reads the route-address settings from the route
+reconciler's configuration store; endpoints and endpointsandslices are left
+to the route reconciler until a later change implements them. The
+TableTests' Listers get an EndpointSlice lister."
+
+ra controller.go controller_test.go expectations_test.go
+git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
+step "routeaddress: run by the controller" \
+"The controller binary runs the routeaddress reconciler, which watches only
+the EndpointSlices it manages (a filtered informer), its Routes' KIngresses,
+Services and Endpoints through an index by Route, and resyncs on a change
+of the settings it reads; the controller's role may update
+services/finalizers (the slices are controlled by their Service)."
 
 git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
-vendor_serving
-commit "${SERVING}" "route: leave the placeholder Services to routeaddress when it manages them" \
-"With route-address-mode other than ExternalName the route reconciler does
-not create, update or delete a Route's placeholder Services and Endpoints:
-the routeaddress reconciler owns them. It still reports a Service or
-Endpoints under one of the Route's names that the Route does not control,
-with the same condition and reason as before (IngressReady=False, NotOwned).
-With ExternalName (the default) nothing changes."
+before_endpoints_modes pkg/reconciler/route/route.go
+step "route: leave the placeholder Services to routeaddress when it manages them" \
+"With route-address-mode endpointslices the route reconciler does not
+create, update or delete a Route's placeholder Services and Endpoints: the
+routeaddress reconciler owns them. It still reports a Service or Endpoints
+under one of the Route's names that the Route does not control, with the
+same condition and reason as before (IngressReady=False, NotOwned). With
+externalname (the default) nothing changes."
+
+ra switch_test.go faults_test.go order_test.go index_test.go slices_test.go
+step "routeaddress: tests of mode switches, faults, write order and the Route index" \
+"Tests only: switching between externalname and endpointslices both ways
+(slices before a Service turns headless, ours removed only once the route
+reconciler has reshaped it), slices moving between controllers; a name never stops answering where the route reconciler's
+would (a load balancer that goes away, a replacement the apiserver
+refuses, one blocked name never stopping the others, loopback and
+IPv4-mapped addresses, conflicts); the order of the writes against the
+API; reads through the Route index and the EndpointSlice index, scoped to
+the Route."
+
+git_ -C "${SERVING}" apply "${EPM}"
+step "routeaddress: the endpoints and endpointsandslices modes" \
+"route-address-mode endpoints writes a core/v1 Endpoints for each headless
+Service (kube-controller-manager mirrors it into an EndpointSlice), and
+endpointsandslices both, the Endpoints labelled so that they are not
+mirrored. Switching from a mode with EndpointSlices to endpoints keeps our
+slices, and switching from externalname keeps the ExternalName Service,
+until the mirrored slice holds the addresses. The route reconciler leaves
+the placeholder Services to routeaddress in every mode but externalname."
+
+send "${HUNKS}/_serving/test/e2e/routeaddress/route_address_test.go" "${SERVING}/test/e2e/routeaddress/route_address_test.go"
+step "test/e2e: a Route's cluster-local Service with a managed route-address-mode" \
+"On a cluster whose config-network sets route-address-mode other than
+externalname: a Route's Service is headless, its Endpoints or EndpointSlices
+hold the Ingress's addresses, and the Route answers on its cluster-local
+address. Skipped with externalname."
 
 rm -rf "${OUT}/patches"
 mkdir -p "${OUT}/patches"

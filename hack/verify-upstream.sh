@@ -16,7 +16,9 @@
 
 # Verifies the upstream patch series (hack/upstream-patch.sh): applies the
 # patches one by one to fresh knative.dev/pkg (its controller package's
-# tests run), knative.dev/networking and knative.dev/serving trees, builds each step, then builds, vets and tests the patched trees,
+# tests run), knative.dev/networking and knative.dev/serving trees, builds
+# each step (and in serving vets and tests the packages each patch
+# changes, and checks its size), then builds, vets and tests the patched trees,
 # and checks that serving needs no module it did not need before (its
 # go.mod unchanged but for a replace of networking by the patched tree).
 #
@@ -111,7 +113,20 @@ for p in "${PATCHES}"/serving/*.patch; do
     echo "FAIL: serving/$(basename "$p"): gofmt -l: ${unformatted}"
     exit 1
   fi
-  echo "applied, imports resolved from vendor/, built, gofmt-clean: serving/$(basename "$p")"
+  # Each pull request passes its own packages' tests: vet and test every
+  # package whose Go files it changes, at this commit.
+  touched=()
+  while IFS= read -r d; do touched+=("./${d}"); done < <(git_ -C "${SERVING}" diff --name-only HEAD~1 -- '*.go' ':!vendor' ':!test/e2e' | xargs -r -n1 dirname | sort -u)
+  if [[ ${#touched[@]} -gt 0 ]]; then
+    (cd "${SERVING}" && export GOFLAGS=-mod=mod && go vet "${touched[@]}" && go test -count=1 "${touched[@]}" | sed 's/^/  /')
+  fi
+  e2e="$(git_ -C "${SERVING}" diff --name-only HEAD~1 -- 'test/e2e/*.go' | xargs -r -n1 dirname | sort -u | sed 's#^#./#')"
+  if [[ -n "${e2e}" ]]; then
+    # shellcheck disable=SC2086
+    (cd "${SERVING}" && GOFLAGS=-mod=mod go vet -tags e2e ${e2e})
+    echo "  vetted with -tags e2e: ${e2e}"
+  fi
+  echo "applied, imports resolved from vendor/, built, gofmt-clean, its packages vetted and tested: serving/$(basename "$p")"
 done
 
 echo "=== zero new modules"

@@ -24,6 +24,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -304,6 +305,111 @@ func TestReconcileFaults(t *testing.T) {
 		WithReactors: []clientgotesting.ReactionFunc{refuse("update", "endpointslices", conflict)},
 		WantErr:      true,
 		WantUpdates:  []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
+	}, {
+		Name:    "not owned: a Service someone else made with the Route's name",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbIP, foreign(liveOne(desired(untagged, lbIP, es, on)[h].Service))),
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "NotOwned", "Service %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
+		},
+	}, {
+		Name: "not owned: Endpoints someone else made with the Route's name",
+		Key:  key,
+		Ctx:  withMode(ep, on),
+		Objects: base(untagged, lbIP, liveOne(desired(untagged, lbIP, ep, on)[h].Service),
+			foreign(liveOne(desired(untagged, lbIP, ep, on)[h].Endpoints))),
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "NotOwned", "Endpoints %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
+		},
+	}, {
+		Name: "not owned: an EndpointSlice with our label that the Route does not control",
+		Key:  key,
+		Ctx:  withMode(es, on),
+		Objects: base(untagged, lbIP, liveOne(desired(untagged, lbIP, es, on)[h].Service),
+			foreign(liveOne(desired(untagged, lbIP, es, on)[h].Slices[0]))),
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h+"-ipv4", h),
+		},
+	}, {
+		// Writes that fail: an error (the Route is retried) and a Warning,
+		// except a delete that finds the object already gone.
+		Name:         "create fails",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP),
+		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("create", "services")},
+		WantErr:      true,
+		WantCreates:  []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: inducing failure for create services", h),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Service %q: inducing failure for create services", h),
+		},
+	}, {
+		Name:         "update fails",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP2, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("update", "endpointslices")},
+		WantErr:      true,
+		WantUpdates:  []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4"),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4"),
+		},
+	}, {
+		Name:         "delete fails",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP, live(objects(desired(route, lbIP, es, on))...)...),
+		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("delete", "services")},
+		WantErr:      true,
+		WantDeletes:  []clientgotesting.DeleteActionImpl{deleteOf(servicesResource, tg)},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "DeleteFailed", "Failed to delete Service %q: inducing failure for delete services", tg),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to delete Service %q: inducing failure for delete services", tg),
+		},
+	}, {
+		Name:    "delete finds the object already gone (garbage collected): not an error",
+		Key:     key,
+		Ctx:     withMode(eps, on),
+		Objects: base(untagged, lbIP, live(objects(desired(route, lbIP, eps, on))...)...),
+		WithReactors: []clientgotesting.ReactionFunc{
+			refuse("delete", "endpointslices", apierrs.NewNotFound(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, tg+"-ipv4")),
+		},
+		WantDeletes: []clientgotesting.DeleteActionImpl{
+			deleteOf(servicesResource, tg), deleteOf(endpointsResource, tg), deleteOf(slicesResource, tg+"-ipv4"),
+		},
+		WantEvents: []string{
+			done("Deleted", obj(plan.KindService, tg), obj(plan.KindEndpoints, tg), obj(plan.KindEndpointSlice, tg+"-ipv4")),
+		},
+	}, {
+		Name:    "update finds the object gone: an error",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbIP2, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WithReactors: []clientgotesting.ReactionFunc{
+			refuse("update", "endpointslices", apierrs.NewNotFound(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, h+"-ipv4")),
+		},
+		WantErr:     true,
+		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
+		},
 	}}
 	table.Test(t, recording(factory()))
+}
+
+// liveOne is live for a single object.
+func liveOne[T runtime.Object](o T) T { return live(o)[0].(T) }
+
+func withLabel[T metav1.Object](o T, k, v string) T {
+	l := map[string]string{}
+	for a, b := range o.GetLabels() {
+		l[a] = b
+	}
+	l[k] = v
+	o.SetLabels(l)
+	return o
 }

@@ -25,20 +25,17 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
-	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 	clientgotesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/utils/ptr"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	fakekubeclient "knative.dev/pkg/client/injection/kube/client/fake"
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/controller"
-	"knative.dev/pkg/kmeta"
 	"knative.dev/pkg/logging"
 	. "knative.dev/pkg/reconciler/testing"
 	"knative.dev/pkg/tracker"
@@ -51,7 +48,6 @@ import (
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
@@ -154,16 +150,6 @@ func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode n
 		out[n] = a
 	}
 	return out
-}
-
-// mirroredSlice is the slice kube-controller-manager mirrors from the
-// Endpoints name holding ips.
-func mirroredSlice(name string, ips ...string) *discoveryv1.EndpointSlice {
-	s := liveOne(rt.Slice(name, discoveryv1.AddressTypeIPv4, ips...))
-	s.Name = name + "-x7k2p"
-	s.Labels[discoveryv1.LabelManagedBy] = names.MirroredBy
-	s.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Endpoints", Name: name, UID: k8stypes.UID("uid-" + name), Controller: ptr.To(true)}}
-	return s
 }
 
 // live returns the objects as the apiserver stores them: defaulted, with
@@ -287,19 +273,6 @@ func updateOf(o runtime.Object) clientgotesting.UpdateActionImpl {
 	return clientgotesting.UpdateActionImpl{Object: o}
 }
 
-// liveOne is live for a single object.
-func liveOne[T runtime.Object](o T) T { return live(o)[0].(T) }
-
-func withLabel[T metav1.Object](o T, k, v string) T {
-	l := map[string]string{}
-	for a, b := range o.GetLabels() {
-		l[a] = b
-	}
-	l[k] = v
-	o.SetLabels(l)
-	return o
-}
-
 func foreign[T metav1.Object](o T) T {
 	o.SetOwnerReferences(nil)
 	o.SetUID("someone-else")
@@ -310,7 +283,7 @@ func TestReconcile(t *testing.T) {
 	route := rt.Route(true)
 	untagged := rt.Route(false)
 	es, ep, eps, en := netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressModeExternalName
-	on, off := netcfg.RouteAddressFallbackEnabled, netcfg.RouteAddressFallbackDisabled
+	on := netcfg.RouteAddressFallbackEnabled
 	d := func(lb []netv1alpha1.LoadBalancerIngressStatus, m netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) map[string]*resources.Addressing {
 		return desired(route, lb, m, fb, gateway())
 	}
@@ -509,52 +482,6 @@ func TestReconcile(t *testing.T) {
 		Objects:     append([]runtime.Object{untagged, rt.Ingress(untagged, lbInternal...), gateway("10.96.200.20")}, live(objects(desired(untagged, lbInternal, es, on, gateway()))...)...),
 		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbInternal, es, on, gateway("10.96.200.20"))[h].Slices[0])))},
 	}, TableRow{
-		Name:    "recreate: mesh ClusterIP → headless",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbIP, live(routeReconcilerObjects(untagged, lbMesh)...)...),
-		WantDeletes: []clientgotesting.DeleteActionImpl{
-			deleteOf(servicesResource, h),
-		},
-		WantCreates: []runtime.Object{
-			// A dry run before the delete, then the create.
-			desired(untagged, lbIP, es, on)[h].Service,
-			desired(untagged, lbIP, es, on)[h].Service, desired(untagged, lbIP, es, on)[h].Slices[0],
-		},
-		WantEvents: []string{
-			done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")), deleted(plan.KindService, h),
-		},
-		PostConditions: []func(*testing.T, *TableRow){inOrder("create (dry run) services hello", "delete services hello", "create services hello", "create endpointslices hello-ipv4")},
-	}, TableRow{
-		Name:    "recreate: headless → ExternalName fallback for an external Domain",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbDomain, live(objects(desired(untagged, lbIP, es, on))...)...),
-		WantDeletes: []clientgotesting.DeleteActionImpl{
-			deleteOf(servicesResource, h), deleteOf(slicesResource, h+"-ipv4"),
-		},
-		WantCreates: []runtime.Object{desired(untagged, lbDomain, es, on)[h].Service, desired(untagged, lbDomain, es, on)[h].Service},
-		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
-				"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
-				h, "lb.example.com"),
-			created(plan.KindService, h), done("Deleted", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
-		},
-		PostConditions: []func(*testing.T, *TableRow){inOrder("create (dry run) services hello", "delete services hello", "create services hello", "delete endpointslices hello-ipv4")},
-	}, TableRow{
-		Name:    "fallback disabled: headless with no endpoints, never ExternalName",
-		Key:     key,
-		Ctx:     withMode(es, off),
-		Objects: base(untagged, lbDomain, live(objects(desired(untagged, lbIP, es, on))...)...),
-		WantDeletes: []clientgotesting.DeleteActionImpl{
-			deleteOf(slicesResource, h+"-ipv4"),
-		},
-		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "LoadBalancerUnresolvable",
-				"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=disabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster", h),
-			deleted(plan.KindEndpointSlice, h+"-ipv4"),
-		},
-	}, TableRow{
 		Name:    "tag removed: its Service, Endpoints and slices are deleted",
 		Key:     key,
 		Ctx:     withMode(eps, on),
@@ -565,232 +492,6 @@ func TestReconcile(t *testing.T) {
 		WantEvents: []string{
 			done("Deleted", obj(plan.KindService, tg), obj(plan.KindEndpoints, tg), obj(plan.KindEndpointSlice, tg+"-ipv4")),
 		},
-	}, TableRow{
-		Name:    "not owned: a Service someone else made with the Route's name",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbIP, foreign(liveOne(desired(untagged, lbIP, es, on)[h].Service))),
-		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "NotOwned", "Service %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
-		},
-	}, TableRow{
-		Name: "not owned: Endpoints someone else made with the Route's name",
-		Key:  key,
-		Ctx:  withMode(ep, on),
-		Objects: base(untagged, lbIP, liveOne(desired(untagged, lbIP, ep, on)[h].Service),
-			foreign(liveOne(desired(untagged, lbIP, ep, on)[h].Endpoints))),
-		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "NotOwned", "Endpoints %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
-		},
-	}, TableRow{
-		Name: "not owned: an EndpointSlice with our label that the Route does not control",
-		Key:  key,
-		Ctx:  withMode(es, on),
-		Objects: base(untagged, lbIP, liveOne(desired(untagged, lbIP, es, on)[h].Service),
-			foreign(liveOne(desired(untagged, lbIP, es, on)[h].Slices[0]))),
-		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h+"-ipv4", h),
-		},
-	}, TableRow{
-		Name:         "create fails",
-		Key:          key,
-		Ctx:          withMode(es, on),
-		Objects:      base(untagged, lbIP),
-		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("create", "services")},
-		WantErr:      true,
-		WantCreates:  []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
-		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: inducing failure for create services", h),
-			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Service %q: inducing failure for create services", h),
-		},
-	}, TableRow{
-		Name:         "update fails",
-		Key:          key,
-		Ctx:          withMode(es, on),
-		Objects:      base(untagged, lbIP2, live(objects(desired(untagged, lbIP, es, on))...)...),
-		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("update", "endpointslices")},
-		WantErr:      true,
-		WantUpdates:  []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
-		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4"),
-			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4"),
-		},
-	}, TableRow{
-		Name:         "delete fails",
-		Key:          key,
-		Ctx:          withMode(es, on),
-		Objects:      base(untagged, lbIP, live(objects(desired(route, lbIP, es, on))...)...),
-		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("delete", "services")},
-		WantErr:      true,
-		WantDeletes:  []clientgotesting.DeleteActionImpl{deleteOf(servicesResource, tg)},
-		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "DeleteFailed", "Failed to delete Service %q: inducing failure for delete services", tg),
-			Eventf(corev1.EventTypeWarning, "InternalError", "failed to delete Service %q: inducing failure for delete services", tg),
-		},
-	}, TableRow{
-		Name:    "delete finds the object already gone (garbage collected): not an error",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(untagged, lbIP, live(objects(desired(route, lbIP, eps, on))...)...),
-		WithReactors: []clientgotesting.ReactionFunc{
-			refuse("delete", "endpointslices", apierrs.NewNotFound(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, tg+"-ipv4")),
-		},
-		WantDeletes: []clientgotesting.DeleteActionImpl{
-			deleteOf(servicesResource, tg), deleteOf(endpointsResource, tg), deleteOf(slicesResource, tg+"-ipv4"),
-		},
-		WantEvents: []string{
-			done("Deleted", obj(plan.KindService, tg), obj(plan.KindEndpoints, tg), obj(plan.KindEndpointSlice, tg+"-ipv4")),
-		},
-	}, TableRow{
-		Name:    "update finds the object gone: an error",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbIP2, live(objects(desired(untagged, lbIP, es, on))...)...),
-		WithReactors: []clientgotesting.ReactionFunc{
-			refuse("update", "endpointslices", apierrs.NewNotFound(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, h+"-ipv4")),
-		},
-		WantErr:     true,
-		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
-		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
-			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
-		},
-	})
-
-	// Mode switches, both directions.
-	intSlices := desired(untagged, lbInternal, es, on, gateway())
-	table = append(table, TableRow{
-		Name:           "switch ExternalName → EndpointSlices: slices first, then the Service turns headless",
-		Key:            key,
-		Ctx:            withMode(es, on),
-		Objects:        base(untagged, lbInternal, live(routeReconcilerObjects(untagged, lbInternal)...)...),
-		WantCreates:    []runtime.Object{bound(intSlices[h].Slices[0])},
-		WantUpdates:    []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(routeReconcilerObjects(untagged, lbInternal)[0].(*corev1.Service)), intSlices[h].Service))},
-		WantEvents:     []string{created(plan.KindEndpointSlice, h+"-ipv4")},
-		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpointslices hello-ipv4", "update services hello")},
-	}, TableRow{
-		Name:    "switch EndpointSlices → ExternalName: nothing until the route reconciler has reshaped the Service",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbInternal, live(objects(intSlices)...)...),
-	}, TableRow{
-		Name:        "switch EndpointSlices → ExternalName: our slices go once the Service is ExternalName",
-		Key:         key,
-		Ctx:         withMode(en, on),
-		Objects:     base(untagged, lbInternal, live(append(routeReconcilerObjects(untagged, lbInternal), intSlices[h].Slices[0])...)...),
-		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
-		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
-	}, TableRow{
-		Name:        "switch Endpoints → EndpointsAndSlices: skip-mirror label on, slices created",
-		Key:         key,
-		Ctx:         withMode(eps, on),
-		Objects:     base(untagged, lbIP, live(objects(desired(untagged, lbIP, ep, on))...)...),
-		WantCreates: []runtime.Object{bound(desired(untagged, lbIP, eps, on)[h].Slices[0])},
-		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(withLabel(desired(untagged, lbIP, ep, on)[h].Endpoints.DeepCopy(), discoveryv1.LabelSkipMirror, "true"))),
-		},
-		WantEvents: []string{created(plan.KindEndpointSlice, h+"-ipv4")},
-		// The label makes kube-controller-manager delete the mirrored
-		// slice: ours must be there by then.
-		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpointslices hello-ipv4", "update endpoints hello")},
-	}, TableRow{
-		Name:    "switch EndpointsAndSlices → Endpoints: skip-mirror label off, slices kept until mirrored",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, eps, on))...)...),
-		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(desired(untagged, lbIP, ep, on)[h].Endpoints)),
-		},
-		WantErr: true, // requeued: waiting for the mirrored slice
-	}, TableRow{
-		Name:        "switch EndpointsAndSlices → Endpoints: our slices go once the Endpoints are mirrored",
-		Key:         key,
-		Ctx:         withMode(ep, on),
-		Objects:     base(untagged, lbIP, append(live(desired(untagged, lbIP, ep, on)[h].Service, desired(untagged, lbIP, ep, on)[h].Endpoints, desired(untagged, lbIP, eps, on)[h].Slices[0]), mirroredSlice(h, "10.0.0.7"))...),
-		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
-		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
-	}, TableRow{
-		Name:    "switch EndpointsAndSlices → Endpoints: a mirrored slice with other addresses is not enough",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(untagged, lbIP, append(live(desired(untagged, lbIP, ep, on)[h].Service, desired(untagged, lbIP, ep, on)[h].Endpoints, desired(untagged, lbIP, eps, on)[h].Slices[0]), mirroredSlice(h, "10.0.0.9"))...),
-		WantErr: true,
-	}, TableRow{
-		Name:    "switch EndpointsAndSlices → ExternalName with an IP: the labels come off for the route reconciler",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, eps, on))...)...),
-		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(liveOne(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel)))),
-		},
-	}, TableRow{
-		Name:    "switch EndpointsAndSlices → ExternalName with an IP: once the labels are off, our slices wait for the mirrored slice",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbIP, live(append(routeReconcilerObjects(untagged, lbIP), desired(untagged, lbIP, es, on)[h].Slices[0])...)...),
-		WantErr: true, // requeued: waiting for the mirrored slice
-	}, TableRow{
-		Name:        "switch EndpointsAndSlices → ExternalName with an IP: our slices go once the route reconciler's Endpoints are mirrored",
-		Key:         key,
-		Ctx:         withMode(en, on),
-		Objects:     base(untagged, lbIP, append(live(append(routeReconcilerObjects(untagged, lbIP), desired(untagged, lbIP, es, on)[h].Slices[0])...), mirroredSlice(h, "10.0.0.7"))...),
-		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
-		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
-	}, TableRow{
-		Name:    "ExternalName with an IP, the route reconciler's Endpoints not mirrored yet and no slice of ours: nothing to wait for",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbIP, live(routeReconcilerObjects(untagged, lbIP)...)...),
-	}, TableRow{
-		Name:        "switch EndpointSlices → Endpoints: Endpoints first, slices kept until mirrored",
-		Key:         key,
-		Ctx:         withMode(ep, on),
-		Objects:     base(untagged, lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
-		WantCreates: []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
-		WantEvents:  []string{created(plan.KindEndpoints, h)},
-		WantErr:     true, // requeued: waiting for the mirrored slice
-	}, TableRow{
-		Name:        "switch ExternalName → Endpoints: Endpoints first, the Service stays ExternalName until mirrored",
-		Key:         key,
-		Ctx:         withMode(ep, on),
-		Objects:     base(untagged, lbIP, live(routeReconcilerObjects(untagged, lbInternal)...)...),
-		WantCreates: []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
-		WantEvents:  []string{created(plan.KindEndpoints, h)},
-		WantErr:     true,
-	})
-
-	// Slices are controlled by their Service (issue 14).
-	owned := desired(untagged, lbIP, es, on)
-	routeOwned := live(owned[h].Slices[0])[0].(*discoveryv1.EndpointSlice)
-	routeOwned.OwnerReferences = []metav1.OwnerReference{*kmeta.NewControllerRef(untagged)}
-	goneOwner := liveOne(owned[h].Slices[0])
-	goneOwner.OwnerReferences = plan.OwnerUID(goneOwner.OwnerReferences, "uid-of-a-deleted-service")
-	table = append(table, TableRow{
-		Name:        "a slice controlled by the Route (before slices were owned by their Service) moves to its Service in place",
-		Key:         key,
-		Ctx:         withMode(es, on),
-		Objects:     base(untagged, lbIP, append(live(owned[h].Service), routeOwned)...),
-		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(liveOne(owned[h].Slices[0]))},
-	}, TableRow{
-		Name:        "a slice whose Service was deleted and created again is replaced, not counted",
-		Key:         key,
-		Ctx:         withMode(es, on),
-		Objects:     base(untagged, lbIP, append(live(owned[h].Service), goneOwner)...),
-		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
-		// The dry run, then the create.
-		WantCreates:    []runtime.Object{bound(owned[h].Slices[0]), bound(owned[h].Slices[0])},
-		WantEvents:     []string{done("Created", obj(plan.KindEndpointSlice, h+"-ipv4")), done("Deleted", obj(plan.KindEndpointSlice, h+"-ipv4"))},
-		PostConditions: []func(*testing.T, *TableRow){inOrder("create (dry run) endpointslices hello-ipv4", "delete endpointslices hello-ipv4", "create endpointslices hello-ipv4")},
-	}, TableRow{
-		Name:    "a slice whose Service is gone comes back with the Service, owned by the new one",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbIP, goneOwner),
-		// The fake clientset gives the created Service no UID.
-		WantCreates:    []runtime.Object{owned[h].Service, unbound(owned[h].Slices[0].DeepCopy()), unbound(owned[h].Slices[0].DeepCopy())},
-		WantDeletes:    []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
-		WantEvents:     []string{done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")), done("Deleted", obj(plan.KindEndpointSlice, h+"-ipv4"))},
-		PostConditions: []func(*testing.T, *TableRow){inOrder("create services hello", "create (dry run) endpointslices hello-ipv4", "delete endpointslices hello-ipv4", "create endpointslices hello-ipv4")},
 	})
 
 	table.Test(t, recording(factory()))

@@ -17,7 +17,6 @@ limitations under the License.
 package plan_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -30,8 +29,6 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
-
-const gatewayIP = "10.0.0.7"
 
 // headlessTarget is the Route's name made headless with an Endpoints and
 // an IPv4 slice holding the gateway's address.
@@ -79,18 +76,6 @@ func written(target plan.Target) *apiserver {
 		a.Slices = append(a.Slices, sl)
 	}
 	return newAPIServer(a)
-}
-
-// opLines renders a plan one line per operation and blocked object.
-func opLines(p plan.Plan) []string {
-	var out []string
-	for _, op := range p.Ops {
-		out = append(out, fmt.Sprintf("%s %s %s: %s", op.Verb, op.Kind, op.Name(), op.Reason))
-	}
-	for _, b := range p.Blocked {
-		out = append(out, fmt.Sprintf("blocked by %s %s", b.Kind, b.Name))
-	}
-	return out
 }
 
 func svcOf(s *apiserver) *corev1.Service              { return s.services[RouteName] }

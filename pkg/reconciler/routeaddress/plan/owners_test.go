@@ -31,29 +31,6 @@ import (
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
-// liveService is the Route's headless Service as stored, with uid.
-func liveService(uid types.UID, opts ...ServiceOption) *corev1.Service {
-	s := HeadlessService(RouteName, opts...)
-	s.UID = uid
-	return s
-}
-
-// liveSlice is the Route's IPv4 slice holding ips, controlled by the
-// Service of UID owner, or by the Route when owner is the Route's UID.
-func liveSlice(owner types.UID, ips ...string) *discoveryv1.EndpointSlice {
-	s := Slice(RouteName, discoveryv1.AddressTypeIPv4, ips...)
-	s.UID = "slice-uid"
-	if owner == RouteUID {
-		s.OwnerReferences = Endpoints(RouteName, nil).OwnerReferences
-	} else {
-		s.OwnerReferences = plan.OwnerUID(s.OwnerReferences, owner)
-	}
-	return s
-}
-
-// notTheRoutes takes the Route's controller reference off a Service.
-func notTheRoutes(s *corev1.Service) { s.OwnerReferences = nil }
-
 // TestSliceOwners plans our slices by who controls them: the Route (slices
 // from before they were owned by their Service), the Service, a Service of
 // the name that is gone, or somebody else's Service.

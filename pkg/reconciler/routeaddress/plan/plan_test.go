@@ -17,15 +17,54 @@ limitations under the License.
 package plan_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
+
+const gatewayIP = "10.0.0.7"
+
+// liveService is the Route's headless Service as stored, with uid.
+func liveService(uid types.UID, opts ...ServiceOption) *corev1.Service {
+	s := HeadlessService(RouteName, opts...)
+	s.UID = uid
+	return s
+}
+
+// liveSlice is the Route's IPv4 slice holding ips, controlled by the
+// Service of UID owner, or by the Route when owner is the Route's UID.
+func liveSlice(owner types.UID, ips ...string) *discoveryv1.EndpointSlice {
+	s := Slice(RouteName, discoveryv1.AddressTypeIPv4, ips...)
+	s.UID = "slice-uid"
+	if owner == RouteUID {
+		s.OwnerReferences = Endpoints(RouteName, nil).OwnerReferences
+	} else {
+		s.OwnerReferences = plan.OwnerUID(s.OwnerReferences, owner)
+	}
+	return s
+}
+
+// notTheRoutes takes the Route's controller reference off a Service.
+func notTheRoutes(s *corev1.Service) { s.OwnerReferences = nil }
+
+// opLines renders a plan one line per operation and blocked object.
+func opLines(p plan.Plan) []string {
+	var out []string
+	for _, op := range p.Ops {
+		out = append(out, fmt.Sprintf("%s %s %s: %s", op.Verb, op.Kind, op.Name(), op.Reason))
+	}
+	for _, b := range p.Blocked {
+		out = append(out, fmt.Sprintf("blocked by %s %s", b.Kind, b.Name))
+	}
+	return out
+}
 
 // TestMake plans one name, the Route's own, from what exists to a headless
 // Service with an IPv4 EndpointSlice (or back to the route reconciler):

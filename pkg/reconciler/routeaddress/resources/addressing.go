@@ -75,17 +75,6 @@ func TargetTags(r *v1.Route) []string {
 	return tags
 }
 
-// Handback describes what the route reconciler makes of a Service
-// whose addressing is handed back to it (ExternalName mode).
-type Handback struct {
-	// Ready: the route reconciler has a shape for the Service and will rewrite it.
-	Ready bool
-	// Endpoints: the route reconciler keeps a core/v1 Endpoints (an IP load balancer).
-	Endpoints bool
-	// Refused: the route reconciler cannot make a Service of the load balancer.
-	Refused bool
-}
-
 // Settings are the route-address keys of config-network, which choose what
 // a Route's cluster-local names become.
 type Settings struct {

@@ -102,6 +102,17 @@ type Resolution struct {
 	Referenced []types.NamespacedName
 }
 
+// Handback describes what the route reconciler makes of a Service
+// whose addressing is handed back to it (ExternalName mode).
+type Handback struct {
+	// Ready: the route reconciler has a shape for the Service and will rewrite it.
+	Ready bool
+	// Endpoints: the route reconciler keeps a core/v1 Endpoints (an IP load balancer).
+	Endpoints bool
+	// Refused: the route reconciler cannot make a Service of the load balancer.
+	Refused bool
+}
+
 // LoadBalancer returns the load balancer status the route reconciler would use for a
 // Service: the private one when it has entries or the Service is cluster
 // local, else the public one. Nil when there is none yet.
