@@ -220,23 +220,25 @@ reconciler's configuration store; endpoints and endpointsandslices are left
 to the route reconciler until a later change implements them. The
 TableTests' Listers get an EndpointSlice lister."
 
+# The controller runs the reconciler and the route reconciler leaves it the
+# placeholders in one step: either alone would leave the names fought over,
+# or unmade, under endpointslices.
 ra controller.go controller_test.go expectations_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
-step "routeaddress: run by the controller" \
+git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
+before_endpoints_modes pkg/reconciler/route/route.go
+step "routeaddress: run by the controller, which leaves it the placeholder Services" \
 "The controller binary runs the routeaddress reconciler, which watches only
 the EndpointSlices it manages (a filtered informer), its Routes' KIngresses,
 Services and Endpoints through an index by Route, and resyncs on a change
 of the settings it reads; the controller's role may update
-services/finalizers (the slices are controlled by their Service)."
+services/finalizers (the slices are controlled by their Service).
 
-git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
-before_endpoints_modes pkg/reconciler/route/route.go
-step "route: leave the placeholder Services to routeaddress when it manages them" \
-"With route-address-mode endpointslices the route reconciler does not
-create, update or delete a Route's placeholder Services and Endpoints: the
-routeaddress reconciler owns them. It still reports a Service or Endpoints
-under one of the Route's names that the Route does not control, with the
-same condition and reason as before (IngressReady=False, NotOwned). With
+With route-address-mode endpointslices the route reconciler no longer
+creates, updates or deletes a Route's placeholder Services and Endpoints:
+routeaddress owns them. It still reports a Service or Endpoints under one
+of the Route's names that the Route does not control, with the same
+condition and reason as before (IngressReady=False, NotOwned). With
 externalname (the default) nothing changes."
 
 ra switch_test.go faults_test.go order_test.go index_test.go slices_test.go

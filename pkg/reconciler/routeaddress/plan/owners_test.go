@@ -26,6 +26,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
+	servingtesting "knative.dev/serving/pkg/testing"
+
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
@@ -49,7 +51,7 @@ func TestSliceOwners(t *testing.T) {
 	}{{
 		name:   "somebody else's Service: our slice controlled by the Route goes",
 		target: headlessTarget(),
-		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", notTheRoutes)}, Slices: []*discoveryv1.EndpointSlice{liveSlice(RouteUID, gatewayIP)}},
+		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", servingtesting.WithK8sSvcOwnersRemoved)}, Slices: []*discoveryv1.EndpointSlice{liveSlice(RouteUID, gatewayIP)}},
 		ops: []string{
 			"Delete EndpointSlice hello-ipv4: the Service is not the Route's",
 			"blocked by Service hello",
@@ -57,7 +59,7 @@ func TestSliceOwners(t *testing.T) {
 	}, {
 		name:   "somebody else's Service: our slice of a Service that is gone goes",
 		target: headlessTarget(),
-		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", notTheRoutes)}, Slices: []*discoveryv1.EndpointSlice{liveSlice(gone, gatewayIP)}},
+		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", servingtesting.WithK8sSvcOwnersRemoved)}, Slices: []*discoveryv1.EndpointSlice{liveSlice(gone, gatewayIP)}},
 		ops: []string{
 			"Delete EndpointSlice hello-ipv4: the Service is not the Route's",
 			"blocked by Service hello",
@@ -65,7 +67,7 @@ func TestSliceOwners(t *testing.T) {
 	}, {
 		name:   "somebody else's Service: a slice it controls is left alone",
 		target: headlessTarget(),
-		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", notTheRoutes)}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
+		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", servingtesting.WithK8sSvcOwnersRemoved)}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
 		ops: []string{
 			"blocked by Service hello",
 			"blocked by EndpointSlice hello-ipv4",

@@ -25,6 +25,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	servingtesting "knative.dev/serving/pkg/testing"
+
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
@@ -50,9 +52,6 @@ func liveSlice(owner types.UID, ips ...string) *discoveryv1.EndpointSlice {
 	}
 	return s
 }
-
-// notTheRoutes takes the Route's controller reference off a Service.
-func notTheRoutes(s *corev1.Service) { s.OwnerReferences = nil }
 
 // opLines renders a plan one line per operation and blocked object.
 func opLines(p plan.Plan) []string {
@@ -142,7 +141,7 @@ func TestMake(t *testing.T) {
 	}, {
 		name:   "somebody else's Service: blocked, nothing written",
 		target: want(),
-		actual: plan.Actual{Services: services(liveService("svc-uid", notTheRoutes))},
+		actual: plan.Actual{Services: services(liveService("svc-uid", servingtesting.WithK8sSvcOwnersRemoved))},
 		want:   []string{"blocked by Service hello"},
 	}, {
 		name:   "no load balancer: the name keeps what it has",

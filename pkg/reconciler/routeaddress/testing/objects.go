@@ -21,6 +21,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	servingtesting "knative.dev/serving/pkg/testing"
 )
 
 // The objects the routeaddress reconciler is expected to write for the test
@@ -28,11 +30,12 @@ import (
 // simpleK8sService), for TableTest expectations that do not come from the
 // code under test.
 
-// ServiceOption changes a Service these builders return.
-type ServiceOption func(*corev1.Service)
+// ServiceOption changes a Service these builders return: serving's
+// K8sServiceOption, so that serving's options apply to them too.
+type ServiceOption = servingtesting.K8sServiceOption
 
-// EndpointsOption changes an Endpoints these builders return.
-type EndpointsOption func(*corev1.Endpoints)
+// EndpointsOption changes an Endpoints these builders return: serving's.
+type EndpointsOption = servingtesting.EndpointsOption
 
 // HeadlessService is the test Route's Service name (RouteName or TagService)
 // made headless: ClusterIP None, the h2c port, the Route's labels and
@@ -57,12 +60,14 @@ func HeadlessService(name string, opts ...ServiceOption) *corev1.Service {
 	return s
 }
 
-// WithExternalName makes the Service the ExternalName Service of host.
+// WithExternalName makes the Service the route reconciler's ExternalName
+// Service of host: serving's WithExternalName (the name and the h2c port)
+// with the type and the cluster IP that go with it.
 func WithExternalName(host string) ServiceOption {
 	return func(s *corev1.Service) {
+		servingtesting.WithExternalName(host)(s)
 		s.Spec.Type = corev1.ServiceTypeExternalName
 		s.Spec.ClusterIP = ""
-		s.Spec.ExternalName = host
 	}
 }
 
