@@ -241,7 +241,7 @@ of the Route's names that the Route does not control, with the same
 condition and reason as before (IngressReady=False, NotOwned). With
 externalname (the default) nothing changes."
 
-ra switch_test.go faults_test.go order_test.go index_test.go slices_test.go
+ra steady_test.go switch_test.go faults_test.go order_test.go index_test.go slices_test.go
 step "routeaddress: tests of mode switches, faults, write order and the Route index" \
 "Tests only: switching between externalname and endpointslices both ways
 (slices before a Service turns headless, ours removed only once the route

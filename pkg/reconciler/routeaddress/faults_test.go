@@ -17,7 +17,6 @@ limitations under the License.
 package routeaddress
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -38,13 +37,6 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
-
-type warnedKey struct{}
-
-// withWarned is withMode with warnings already reported for the Route.
-func withWarned(ctx context.Context, events ...string) context.Context {
-	return context.WithValue(ctx, warnedKey{}, events)
-}
 
 // refuse makes the fake apiserver answer verb on resource with err.
 func refuse(verb, resource string, err error) clientgotesting.ReactionFunc {
@@ -401,9 +393,6 @@ func TestReconcileFaults(t *testing.T) {
 	table.Test(t, recording(factory()))
 }
 
-// liveOne is live for a single object.
-func liveOne[T runtime.Object](o T) T { return live(o)[0].(T) }
-
 func withLabel[T metav1.Object](o T, k, v string) T {
 	l := map[string]string{}
 	for a, b := range o.GetLabels() {
@@ -411,5 +400,11 @@ func withLabel[T metav1.Object](o T, k, v string) T {
 	}
 	l[k] = v
 	o.SetLabels(l)
+	return o
+}
+
+func foreign[T metav1.Object](o T) T {
+	o.SetOwnerReferences(nil)
+	o.SetUID("someone-else")
 	return o
 }

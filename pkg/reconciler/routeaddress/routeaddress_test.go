@@ -175,6 +175,9 @@ func live(objs ...runtime.Object) []runtime.Object {
 	return out
 }
 
+// liveOne is live for a single object.
+func liveOne[T runtime.Object](o T) T { return live(o)[0].(T) }
+
 // ownedByLive binds a controller reference to a Service to the UID live
 // gives that Service.
 func ownedByLive(refs []metav1.OwnerReference) []metav1.OwnerReference {
@@ -273,26 +276,15 @@ func updateOf(o runtime.Object) clientgotesting.UpdateActionImpl {
 	return clientgotesting.UpdateActionImpl{Object: o}
 }
 
-func foreign[T metav1.Object](o T) T {
-	o.SetOwnerReferences(nil)
-	o.SetUID("someone-else")
-	return o
-}
-
 func TestReconcile(t *testing.T) {
 	route := rt.Route(true)
 	untagged := rt.Route(false)
-	es, ep, eps, en := netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressModeExternalName
+	es, eps := netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpointsAndSlices
 	on := netcfg.RouteAddressFallbackEnabled
 	d := func(lb []netv1alpha1.LoadBalancerIngressStatus, m netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) map[string]*resources.Addressing {
 		return desired(route, lb, m, fb, gateway())
 	}
 	h, tg := rt.RouteName, rt.TagService
-	fallbackWarning := func(svc string) string {
-		return Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
-			"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
-			svc, "lb.example.com")
-	}
 
 	table := TableTest{{
 		Name: "bad workqueue key",
@@ -301,134 +293,6 @@ func TestReconcile(t *testing.T) {
 		Name: "key not found",
 		Key:  "foo/not-found",
 	}}
-
-	// Steady state: every mode and load balancer shape, converged and
-	// server-defaulted, sends nothing (in a managed mode an external Domain
-	// repeats its fallback Warning, once per name).
-	table = append(table, TableTest{{
-		Name:    "steady state, externalname, IP",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(route, lbIP, live(routeReconcilerObjects(route, lbIP)...)...),
-	}, {
-		Name:    "steady state, externalname, IPv4+IPv6",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(route, lbDual, live(routeReconcilerObjects(route, lbDual)...)...),
-	}, {
-		Name:    "steady state, externalname, DomainInternal",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(route, lbInternal, live(routeReconcilerObjects(route, lbInternal)...)...),
-	}, {
-		Name:    "steady state, externalname, Domain",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(route, lbDomain, live(routeReconcilerObjects(route, lbDomain)...)...),
-	}, {
-		Name:    "steady state, externalname, MeshOnly",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(route, lbMesh, live(routeReconcilerObjects(route, lbMesh)...)...),
-	}, {
-		Name:    "steady state, externalname, none",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(route, lbNone, live(routeReconcilerObjects(route, lbNone)...)...),
-	}, {
-		Name:    "steady state, endpoints, IP",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(route, lbIP, live(objects(d(lbIP, ep, on))...)...),
-	}, {
-		Name:    "steady state, endpoints, IPv4+IPv6",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(route, lbDual, live(objects(d(lbDual, ep, on))...)...),
-	}, {
-		Name:    "steady state, endpoints, DomainInternal",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(route, lbInternal, live(objects(d(lbInternal, ep, on))...)...),
-	}, {
-		Name:       "steady state, endpoints, Domain",
-		Key:        key,
-		Ctx:        withMode(ep, on),
-		Objects:    base(route, lbDomain, live(objects(d(lbDomain, ep, on))...)...),
-		WantEvents: []string{fallbackWarning(h), fallbackWarning(tg)},
-	}, {
-		Name:    "steady state, endpoints, MeshOnly",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(route, lbMesh, live(objects(d(lbMesh, ep, on))...)...),
-	}, {
-		Name:    "steady state, endpoints, none",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(route, lbNone, live(objects(d(lbNone, ep, on))...)...),
-	}, {
-		Name:    "steady state, endpointslices, IP",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(route, lbIP, live(objects(d(lbIP, es, on))...)...),
-	}, {
-		Name:    "steady state, endpointslices, IPv4+IPv6",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(route, lbDual, live(objects(d(lbDual, es, on))...)...),
-	}, {
-		Name:    "steady state, endpointslices, DomainInternal",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(route, lbInternal, live(objects(d(lbInternal, es, on))...)...),
-	}, {
-		Name:       "steady state, endpointslices, Domain",
-		Key:        key,
-		Ctx:        withMode(es, on),
-		Objects:    base(route, lbDomain, live(objects(d(lbDomain, es, on))...)...),
-		WantEvents: []string{fallbackWarning(h), fallbackWarning(tg)},
-	}, {
-		Name:    "steady state, endpointslices, MeshOnly",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(route, lbMesh, live(objects(d(lbMesh, es, on))...)...),
-	}, {
-		Name:    "steady state, endpointslices, none",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(route, lbNone, live(objects(d(lbNone, es, on))...)...),
-	}, {
-		Name:    "steady state, endpointsandslices, IP",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(route, lbIP, live(objects(d(lbIP, eps, on))...)...),
-	}, {
-		Name:    "steady state, endpointsandslices, IPv4+IPv6",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(route, lbDual, live(objects(d(lbDual, eps, on))...)...),
-	}, {
-		Name:    "steady state, endpointsandslices, DomainInternal",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(route, lbInternal, live(objects(d(lbInternal, eps, on))...)...),
-	}, {
-		Name:       "steady state, endpointsandslices, Domain",
-		Key:        key,
-		Ctx:        withMode(eps, on),
-		Objects:    base(route, lbDomain, live(objects(d(lbDomain, eps, on))...)...),
-		WantEvents: []string{fallbackWarning(h), fallbackWarning(tg)},
-	}, {
-		Name:    "steady state, endpointsandslices, MeshOnly",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(route, lbMesh, live(objects(d(lbMesh, eps, on))...)...),
-	}, {
-		Name:    "steady state, endpointsandslices, none",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(route, lbNone, live(objects(d(lbNone, eps, on))...)...),
-	}}...)
 
 	ipSlices := d(lbIP, es, on)
 	table = append(table, TableRow{
@@ -558,4 +422,58 @@ func headlessFrom(liveSvc, want *corev1.Service) *corev1.Service {
 	out.Spec.ExternalName = ""
 	out.Spec.Ports = want.Spec.Ports
 	return out
+}
+
+type warnedKey struct{}
+
+// withWarned is withMode with warnings already reported for the Route.
+func withWarned(ctx context.Context, events ...string) context.Context {
+	return context.WithValue(ctx, warnedKey{}, events)
+}
+
+const actionsKey = "actions"
+
+// recording is f with the row's ActionRecorderList kept for its
+// PostConditions, and every row checked by checkEndpointPorts.
+func recording(f Factory) Factory {
+	return func(t *testing.T, r *TableRow) (controller.Reconciler, ActionRecorderList, EventList) {
+		c, actions, events := f(t, r)
+		if r.OtherTestData == nil {
+			r.OtherTestData = map[string]interface{}{}
+		}
+		r.OtherTestData[actionsKey] = actions
+		r.PostConditions = append(r.PostConditions, checkEndpointPorts)
+		return c, actions, events
+	}
+}
+
+// checkEndpointPorts: every Endpoints and EndpointSlice written serves
+// port 80 named http2 with appProtocol kubernetes.io/h2c, the gateway's
+// port in every fixture (written out, not computed).
+func checkEndpointPorts(t *testing.T, r *TableRow) {
+	t.Helper()
+	for _, rec := range r.OtherTestData[actionsKey].(ActionRecorderList) {
+		for _, a := range rec.Actions() {
+			var obj interface{}
+			switch a := a.(type) {
+			case clientgotesting.CreateActionImpl:
+				obj = a.GetObject()
+			case clientgotesting.UpdateActionImpl:
+				obj = a.GetObject()
+			}
+			switch o := obj.(type) {
+			case *corev1.Endpoints:
+				for _, ss := range o.Subsets {
+					if len(ss.Ports) != 1 || ss.Ports[0].Port != 80 || ss.Ports[0].Name != "http2" || ss.Ports[0].AppProtocol == nil || *ss.Ports[0].AppProtocol != "kubernetes.io/h2c" {
+						t.Errorf("Endpoints %s ports = %+v, want one port 80 named http2 (kubernetes.io/h2c)", o.Name, ss.Ports)
+					}
+				}
+			case *discoveryv1.EndpointSlice:
+				if len(o.Ports) != 1 || o.Ports[0].Port == nil || *o.Ports[0].Port != 80 || o.Ports[0].Name == nil || *o.Ports[0].Name != "http2" ||
+					o.Ports[0].AppProtocol == nil || *o.Ports[0].AppProtocol != "kubernetes.io/h2c" {
+					t.Errorf("EndpointSlice %s ports = %+v, want one port 80 named http2 (kubernetes.io/h2c)", o.Name, o.Ports)
+				}
+			}
+		}
+	}
 }
