@@ -242,15 +242,17 @@ condition and reason as before (IngressReady=False, NotOwned). With
 externalname (the default) nothing changes."
 
 ra steady_test.go switch_test.go faults_test.go order_test.go index_test.go slices_test.go
-step "routeaddress: tests of mode switches, faults, write order and the Route index" \
-"Tests only: switching between externalname and endpointslices both ways
+step "routeaddress: tests of steady state, mode switches, faults, write order and the Route index" \
+"Tests only: every mode and load balancer shape, converged, writes
+nothing; switching between externalname and endpointslices both ways
 (slices before a Service turns headless, ours removed only once the route
-reconciler has reshaped it), slices moving between controllers; a name never stops answering where the route reconciler's
-would (a load balancer that goes away, a replacement the apiserver
-refuses, one blocked name never stopping the others, loopback and
-IPv4-mapped addresses, conflicts); the order of the writes against the
-API; reads through the Route index and the EndpointSlice index, scoped to
-the Route."
+reconciler has reshaped it), slices moving between controllers, a load
+balancer changing shape; a name never stops answering where the route
+reconciler's would (a load balancer that goes away, a replacement the
+apiserver refuses, one blocked name never stopping the others, objects
+the Route does not control, each write failing, loopback and IPv4-mapped
+addresses, conflicts); the order of the writes against the API; reads
+through the Route index and the EndpointSlice index, scoped to the Route."
 
 git_ -C "${SERVING}" apply "${EPM}"
 step "routeaddress: the endpoints and endpointsandslices modes" \
