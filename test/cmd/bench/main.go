@@ -35,6 +35,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -231,7 +232,20 @@ func main() {
 				log.Fatalf("-alt %q: want NAME[@MODE]=BIN", a)
 			}
 			name, only, _ := strings.Cut(name, "@")
-			alts = append(alts, alt{name: name, bin: bin, only: config.Mode(only)})
+			a := alt{name: name, bin: bin}
+			if only != "" {
+				// Parsed as -modes are (lower case): "@ExternalName" once
+				// matched no column and left the alternate's rows n/a.
+				ra, err := config.NewRouteAddressFromMap(map[string]string{config.ModeKey: only})
+				if err != nil {
+					log.Fatalf("-alt %s: %v", name, err)
+				}
+				if !slices.Contains(modes, ra.Mode) {
+					log.Fatalf("-alt %s: %s is not one of -modes %s", name, ra.Mode, *modeList)
+				}
+				a.only = ra.Mode
+			}
+			alts = append(alts, a)
 		}
 	}
 	if *profiles != "" {
