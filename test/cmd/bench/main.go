@@ -24,6 +24,7 @@ limitations under the License.
 package main
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -35,6 +36,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -92,25 +94,15 @@ type result struct {
 	floorFollow time.Duration
 	rssBase     int
 	rssNoise    int
-	// A new Route created on an idle controller, and right after a forced
-	// global resync began, with the resync's writes meanwhile.
-	lateIdle, lateResync time.Duration
-	lateResyncW          int
 	// Every Route follows a new gateway ClusterIP made right after a
 	// global resync began, with the writes meanwhile.
 	followResync  time.Duration
 	followResyncW int
-	// CPU time spent by the controller, the apiserver and etcd on one
-	// global resync (a config-network change), their idle rate subtracted,
-	// and the resync's writes.
-	resyncCPU     cpuTimes
-	resyncGlobalW int
-	// resyncTime is how long that resync ran: until no write for 3 s and
-	// the controller's CPU idle again.
-	resyncTime time.Duration
-	// The same for a change of a config-network key no reconciler parses
-	// (bench-unread): routeaddress does not resync, the route reconciler
-	// does.
+	// rows are the resync rows of the shipped binary (resyncRows).
+	rows altResult
+	// A change of a config-network key no reconciler parses (bench-unread):
+	// CPU, writes and duration as in a resyncSample; routeaddress does not
+	// resync, the route reconciler does.
 	unreadCPU  cpuTimes
 	unreadW    int
 	unreadTime time.Duration
@@ -123,15 +115,38 @@ type result struct {
 	floorFree time.Duration
 }
 
-// altResult holds the resync rows measured with another controller binary
-// (-alt NAME=BIN) in the same column, on the same Routes.
+// altResult holds the resync rows measured with one controller binary:
+// the shipped one, or another (-alt NAME=BIN) in the same column, on the
+// same Routes; -samples of them.
 type altResult struct {
-	name                 string
-	resyncCPU            cpuTimes
-	resyncW              int
-	resyncTime           time.Duration
+	name    string
+	samples []resyncSample
+}
+
+// resyncSample is one measurement of the resync rows.
+type resyncSample struct {
+	// cpu is the CPU time the controller, kube-apiserver and etcd spent on
+	// one global resync (a config-network change), their idle rate
+	// subtracted; w the resync's writes; dur how long it ran: until no
+	// write for 3 s and the controller's CPU idle again.
+	cpu cpuTimes
+	w   int
+	dur time.Duration
+	// alloc is what the controller allocated over that resync (bytes),
+	// less its idle rate, and gcs the garbage collections it ran meanwhile
+	// (runtime.MemStats' TotalAlloc and NumGC, read from its profiling
+	// server); memOK is false when they could not be read.
+	alloc uint64
+	gcs   uint32
+	memOK bool
+	// A new Route created on an idle controller, and right after a forced
+	// global resync began, with the resync's writes meanwhile.
 	lateIdle, lateResync time.Duration
-	lateResyncW          int
+	lateW                int
+	// lateBusy is a new Route on an idle controller while a busy loop runs
+	// on every core: a machine as saturated as during a resync, with no
+	// work queued ahead of the Route (the control for lateResync).
+	lateBusy time.Duration
 }
 
 // cpuTimes are CPU times of the controller, kube-apiserver and etcd.
@@ -170,6 +185,9 @@ type bench struct {
 	mode     config.Mode
 	// late counts the new Routes made by lateRoute (their names).
 	late int
+	// pieces are the CPU profile files recorded so far under each
+	// profile's name: the -samples resyncs of a row add up to one text.
+	pieces map[string][]string
 }
 
 // profPort is the controller's PROFILING_PORT in the benchmark.
@@ -203,8 +221,12 @@ func main() {
 	profiles := flag.String("profiles", "", "write CPU profiles of the controller over each measured global resync here (pprof files and `go tool pprof -top -cum` text)")
 	altList := flag.String("alt", "", "more controller binaries, NAME[@MODE]=BIN,…: the resync rows again with each, in each column (or MODE's only), e.g. one built with a patched knative.dev/pkg, or serving's stock controller @ExternalName")
 	flag.BoolVar(&resyncOnly, "resync-only", false, "measure creation and the resync rows only (no mode switch, gateway move or unrelated slices)")
+	flag.IntVar(&samples, "samples", 1, "measure the resync rows (a global resync; a new Route idle and during a resync) this many times and print medians and ranges")
 	flag.IntVar(&floorCap, "floor-cap", 0, "time at most this many writes of each floor and scale the time up linearly (0: all; at a client QPS limit the floor is linear in its writes)")
 	flag.Parse()
+	if samples < 1 {
+		log.Fatalf("-samples %d: want 1 or more", samples)
+	}
 	limits = clientLimits{qps: *qps, burst: *burst, ctors: ctors}
 	if *ctrlBin == "" {
 		log.Fatal("-controller is required")
@@ -275,6 +297,8 @@ type alt struct {
 var (
 	alts       []alt
 	resyncOnly bool
+	// samples is -samples: how many times resyncRows measures.
+	samples int
 )
 
 func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []string, profiles string) (*result, error) {
@@ -292,10 +316,10 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []st
 	if err := b.setMode(mode); err != nil {
 		return nil, err
 	}
-	if profiles != "" {
-		if err := b.enableProfiling(); err != nil {
-			return nil, err
-		}
+	// The profiling server: CPU profiles (-profiles) and the allocation
+	// totals of the resync rows.
+	if err := b.enableProfiling(); err != nil {
+		return nil, err
 	}
 	if err := b.startController(); err != nil {
 		return nil, err
@@ -352,14 +376,15 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []st
 	if err != nil {
 		return nil, err
 	}
-	r.resyncCPU, r.resyncGlobalW, r.resyncTime = rows.resyncCPU, rows.resyncW, rows.resyncTime
-	r.lateIdle, r.lateResync, r.lateResyncW = rows.lateIdle, rows.lateResync, rows.lateResyncW
+	r.rows = rows
 	time.Sleep(resyncWait(n))
 	// A change of a key nothing parses: the route reconciler resyncs,
 	// routeaddress does not.
-	if r.unreadCPU, r.unreadW, r.unreadTime, err = b.resyncCPU(b.unreadChange, "unread"); err != nil {
+	unread, err := b.resyncCPU(b.unreadChange, "unread")
+	if err != nil {
 		return nil, err
 	}
+	r.unreadCPU, r.unreadW, r.unreadTime = unread.cpu, unread.w, unread.dur
 	log.Printf("unread-key change: %v, %d writes, CPU %+v", r.unreadTime, r.unreadW, r.unreadCPU)
 	altRan := false
 	for _, a := range alts {
@@ -549,92 +574,177 @@ func (b *bench) serviceShaped(ctx context.Context, namespace, svc string, mode c
 	return true
 }
 
-// resyncRows measures, with the controller now running, one global resync
-// (CPU and duration) and a new Route on an idle controller and right after
-// a global resync began. The resync is the one every change of
-// config-network starts in the route reconciler and routeaddress: every
-// Route is queued before the new one. name tells the binary apart ("" for
-// -controller).
+// resyncRows measures, with the controller now running, -samples times:
+// one global resync (CPU, allocation and duration) and a new Route on an
+// idle controller and right after a global resync began. The resync is the
+// one every change of config-network starts in the route reconciler and
+// routeaddress: every Route is queued before the new one. name tells the
+// binary apart ("" for -controller).
 func (b *bench) resyncRows(name string) (altResult, error) {
 	ar := altResult{name: name}
-	var err error
 	label := "resync"
 	if name != "" {
 		label += "-" + name
 	}
-	// CPU per global resync, against the idle rate of the same processes.
-	if ar.resyncCPU, ar.resyncW, ar.resyncTime, err = b.resyncCPU(b.globalResync, label); err != nil {
-		return ar, err
+	for i := range samples {
+		// CPU and allocation per global resync, against the idle rate
+		// of the same processes.
+		s, err := b.resyncCPU(b.globalResync, label)
+		if err != nil {
+			return ar, err
+		}
+		log.Printf("%s (%d/%d): global resync %v, %d writes, CPU %+v, %d MiB allocated, %d GCs", cmp.Or(name, "as built"), i+1, samples, s.dur, s.w, s.cpu, s.alloc>>20, s.gcs)
+		if err := b.quiet(); err != nil {
+			return ar, err
+		}
+		if err := b.cpuIdle(); err != nil {
+			return ar, err
+		}
+		if s.lateIdle, err = b.lateRoute("idle", b.mode, gwIP); err != nil {
+			return ar, err
+		}
+		if err := b.quiet(); err != nil {
+			return ar, err
+		}
+		if s.lateBusy, err = b.lateRouteBusy(); err != nil {
+			return ar, err
+		}
+		if err := b.quiet(); err != nil {
+			return ar, err
+		}
+		if err := b.cpuIdle(); err != nil {
+			return ar, err
+		}
+		start := time.Now()
+		if err := b.globalResync(); err != nil {
+			return ar, err
+		}
+		time.Sleep(100 * time.Millisecond) // the ConfigMap event reaches the controller
+		if s.lateResync, err = b.lateRoute("during-resync", b.mode, gwIP); err != nil {
+			return ar, err
+		}
+		s.lateW = b.writes(start)
+		log.Printf("%s (%d/%d): a new Route shaped in %v idle, %v with every core busy, %v during a resync (%d resync writes meanwhile)", cmp.Or(name, "as built"), i+1, samples, s.lateIdle, s.lateBusy, s.lateResync, s.lateW)
+		ar.samples = append(ar.samples, s)
 	}
-	log.Printf("%s: global resync %v, %d writes, CPU %+v", cmp.Or(name, "as built"), ar.resyncTime, ar.resyncW, ar.resyncCPU)
-	if err := b.quiet(); err != nil {
-		return ar, err
-	}
-	if err := b.cpuIdle(); err != nil {
-		return ar, err
-	}
-	if ar.lateIdle, err = b.lateRoute("idle", b.mode, gwIP); err != nil {
-		return ar, err
-	}
-	if err := b.quiet(); err != nil {
-		return ar, err
-	}
-	start := time.Now()
-	if err := b.globalResync(); err != nil {
-		return ar, err
-	}
-	time.Sleep(100 * time.Millisecond) // the ConfigMap event reaches the controller
-	if ar.lateResync, err = b.lateRoute("during-resync", b.mode, gwIP); err != nil {
-		return ar, err
-	}
-	ar.lateResyncW = b.writes(start)
-	log.Printf("%s: a new Route shaped in %v idle, %v during a resync (%d resync writes meanwhile)", cmp.Or(name, "as built"), ar.lateIdle, ar.lateResync, ar.lateResyncW)
 	return ar, nil
 }
 
-// resyncCPU makes a change (change) and returns the CPU time the
-// controller, kube-apiserver and etcd spent on what it started, less what
-// they spend idle in as long, its writes and how long it ran. With
-// -profiles it also records the controller's CPU profile over that time,
-// as label.
-func (b *bench) resyncCPU(change func() error, label string) (cpuTimes, int, time.Duration, error) {
+// lateRouteBusy is lateRoute on an idle controller while a busy loop (a
+// shell at the bench's priority) runs on every core, started 100 ms
+// before the Route as the resync is in lateResync.
+func (b *bench) lateRouteBusy() (time.Duration, error) {
+	var loops []*exec.Cmd
+	defer func() {
+		for _, c := range loops {
+			_ = c.Process.Kill()
+			_ = c.Wait()
+		}
+	}()
+	for range runtime.NumCPU() {
+		c := exec.Command("sh", "-c", "while :; do :; done")
+		if err := c.Start(); err != nil {
+			return 0, err
+		}
+		loops = append(loops, c)
+	}
+	time.Sleep(100 * time.Millisecond)
+	return b.lateRoute("busy", b.mode, gwIP)
+}
+
+// memStats reads the controller's runtime.MemStats totals from the
+// profiling server (the heap profile's debug=1 text ends with them); false
+// when it cannot.
+func (b *bench) memStats() (runtime.MemStats, bool) {
+	var m runtime.MemStats
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/heap?debug=1", profPort))
+	if err != nil {
+		return m, false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return m, false
+	}
+	var alloc, gcs bool
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "# TotalAlloc = "); ok {
+			_, err := fmt.Sscan(v, &m.TotalAlloc)
+			alloc = err == nil
+		}
+		if v, ok := strings.CutPrefix(sc.Text(), "# NumGC = "); ok {
+			_, err := fmt.Sscan(v, &m.NumGC)
+			gcs = err == nil
+		}
+	}
+	return m, alloc && gcs && sc.Err() == nil
+}
+
+// resyncCPU makes a change (change) and measures what it started: the
+// CPU time the controller, kube-apiserver and etcd spent and what the
+// controller allocated, each less what the same processes spend idle in
+// as long; its writes, the controller's garbage collections and how long
+// it ran. With -profiles it also records the controller's CPU profile over
+// that time, as label. The returned sample's new-Route fields are unset.
+func (b *bench) resyncCPU(change func() error, label string) (resyncSample, error) {
+	var s resyncSample
 	if err := b.quiet(); err != nil {
-		return cpuTimes{}, 0, 0, err
+		return s, err
 	}
 	// A resync that writes nothing (ours) is not over when the writes
 	// stop: wait until the controller's CPU is idle too.
 	if err := b.cpuIdle(); err != nil {
-		return cpuTimes{}, 0, 0, err
+		return s, err
 	}
 	const idleFor = 5 * time.Second
 	t0, err := b.cpu()
 	if err != nil {
-		return cpuTimes{}, 0, 0, err
+		return s, err
 	}
+	// Reading the totals allocates too (the heap profile's text): two
+	// reads back to back measure that, and it is taken off each window,
+	// each of which holds one read.
+	m00, ok00 := b.memStats()
+	m0, ok0 := b.memStats()
 	time.Sleep(idleFor)
 	t1, _ := b.cpu()
+	m1, ok1 := b.memStats()
 	idle := t1.sub(t0)
 	stopProfile := b.profile(label)
 	start := time.Now()
 	if err := change(); err != nil {
-		return cpuTimes{}, 0, 0, err
+		return s, err
 	}
 	time.Sleep(time.Second)
 	if err := b.quiet(); err != nil {
-		return cpuTimes{}, 0, 0, err
+		return s, err
 	}
 	// The writes are over (quiet() returns 3 s after the last one); a
 	// resync that writes nothing is over only once the controller's CPU
 	// is idle again: count to then (cpuIdle returns after 2 s idle).
 	if err := b.cpuIdle(); err != nil {
-		return cpuTimes{}, 0, 0, err
+		return s, err
 	}
 	t2, _ := b.cpu()
-	elapsed := time.Since(start)
+	m2, ok2 := b.memStats()
+	s.dur = time.Since(start)
 	if err := stopProfile(); err != nil {
-		return cpuTimes{}, 0, 0, err
+		return s, err
 	}
-	return t2.sub(t1).sub(idle.scale(elapsed.Seconds() / idleFor.Seconds())), b.writes(start), elapsed, nil
+	f := s.dur.Seconds() / idleFor.Seconds()
+	s.cpu = t2.sub(t1).sub(idle.scale(f))
+	s.w = b.writes(start)
+	if s.memOK = ok00 && ok0 && ok1 && ok2; s.memOK {
+		read := m0.TotalAlloc - m00.TotalAlloc
+		net := func(a, b uint64) float64 { return max(float64(b)-float64(a)-float64(read), 0) }
+		idleAlloc := net(m0.TotalAlloc, m1.TotalAlloc)
+		s.alloc = uint64(max(net(m1.TotalAlloc, m2.TotalAlloc)-idleAlloc*f, 0))
+		s.gcs = m2.NumGC - m1.NumGC
+		log.Printf("%s: the controller allocated %d KiB idle in %v, %d KiB over %v from the change (a read of the totals: %d KiB)",
+			label, uint64(idleAlloc)>>10, idleFor, uint64(net(m1.TotalAlloc, m2.TotalAlloc))>>10, s.dur, read>>10)
+	}
+	return s, nil
 }
 
 // enableProfiling turns on the profiling server sharedmain runs in the
@@ -654,28 +764,33 @@ func (b *bench) enableProfiling() error {
 // profile starts recording the controller's CPU profile in consecutive
 // 5 s pieces, fetched back to back, until the returned func is called; it
 // waits for the last piece and writes PROFILES/MODE-LABEL.txt: `go tool
-// pprof -top -cum` of the pieces together. Without -profiles it does
+// pprof -top -cum` of every piece recorded under that label so far (with
+// -samples, all the samples' resyncs together). Without -profiles it does
 // nothing.
 func (b *bench) profile(label string) func() error {
 	if b.profiles == "" {
 		return func() error { return nil }
 	}
 	base := filepath.Join(b.profiles, fmt.Sprintf("%s-%s", b.mode, label))
+	if b.pieces == nil {
+		b.pieces = map[string][]string{}
+	}
 	stop := make(chan struct{})
 	done := make(chan error, 1)
 	bin := b.ctrlBin
 	go func() {
-		var pieces []string
 		var err error
-		for i := 0; ; i++ {
+		for {
 			select {
 			case <-stop:
+				pieces := b.pieces[base]
 				if len(pieces) == 0 {
 					done <- cmp.Or(err, errors.New("no profile recorded"))
 					return
 				}
 				// The text is made once, after the last piece: running pprof
-				// between pieces would leave gaps in what they cover.
+				// between pieces would leave gaps in what they cover. It
+				// covers every sample's pieces so far.
 				out, e := exec.Command("go", append([]string{"tool", "pprof", "-top", "-cum", "-nodecount=40", bin}, pieces...)...).CombinedOutput()
 				if e != nil {
 					err = cmp.Or(err, fmt.Errorf("go tool pprof: %w: %s", e, out))
@@ -686,13 +801,13 @@ func (b *bench) profile(label string) func() error {
 				return
 			default:
 			}
-			piece := fmt.Sprintf("%s.%03d.pprof", base, i)
+			piece := fmt.Sprintf("%s.%03d.pprof", base, len(b.pieces[base]))
 			if e := fetch(fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile?seconds=5", profPort), piece); e != nil {
 				err = cmp.Or(err, e)
 				time.Sleep(time.Second)
 				continue
 			}
-			pieces = append(pieces, piece)
+			b.pieces[base] = append(b.pieces[base], piece)
 		}
 	}()
 	return func() error {
@@ -1235,39 +1350,33 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated, n
 	fmt.Printf("| API writes to Services/Endpoints/EndpointSlices during that (audit log) | %s |\n", col(func(r *result, _ config.Mode) string { return fmt.Sprint(r.createW) }))
 	fmt.Printf("| API writes per Route during one forced global resync in steady state | %s |\n", col(func(r *result, _ config.Mode) string { return fmt.Sprintf("%.2f", float64(r.resyncW)/float64(n)) }))
 	fmt.Printf("| a new Route: time until its names have their final shape, on an idle controller → right after a global resync began (a config-network change; the resync's writes meanwhile) | %s |\n",
-		col(func(r *result, _ config.Mode) string {
-			return fmt.Sprintf("%d ms → %d ms (%.2f×, %d writes)", r.lateIdle.Milliseconds(), r.lateResync.Milliseconds(), r.lateResync.Seconds()/r.lateIdle.Seconds(), r.lateResyncW)
-		}))
+		col(func(r *result, _ config.Mode) string { return lateCell(r.rows) }))
+	fmt.Printf("| the control: a new Route on an idle controller while a busy loop runs on every core (no work queued ahead of it) | %s |\n",
+		col(func(r *result, _ config.Mode) string { return busyCell(r.rows) }))
 	fmt.Printf("| one global resync (a config-network change): from the change until no write for 3 s and the controller's CPU idle | %s |\n",
-		col(func(r *result, _ config.Mode) string { return fmt.Sprintf("%.1f s", r.resyncTime.Seconds()) }))
+		col(func(r *result, _ config.Mode) string { return durCell(r.rows) }))
 	fmt.Printf("| CPU seconds over that whole resync (idle rate subtracted): controller / kube-apiserver / etcd (the resync's writes) | %s |\n",
-		col(func(r *result, _ config.Mode) string {
-			c := r.resyncCPU
-			return fmt.Sprintf("%.2f / %.2f / %.2f (%d writes)", c.ctrl.Seconds(), c.api.Seconds(), c.etcd.Seconds(), r.resyncGlobalW)
-		}))
+		col(func(r *result, _ config.Mode) string { return cpuCell(r.rows) }))
+	fmt.Printf("| allocated by the controller over that resync, per Route; its garbage collections | %s |\n",
+		col(func(r *result, _ config.Mode) string { return allocCell(r.rows, n) }))
 	fmt.Printf("| a change of a config-network key nothing parses (`bench-unread`): duration; CPU seconds controller / kube-apiserver / etcd (writes) | %s |\n",
 		col(func(r *result, _ config.Mode) string {
 			c := r.unreadCPU
 			return fmt.Sprintf("%.1f s; %.2f / %.2f / %.2f (%d writes)", r.unreadTime.Seconds(), c.ctrl.Seconds(), c.api.Seconds(), c.etcd.Seconds(), r.unreadW)
 		}))
 	for i, a := range alts {
-		fmt.Printf("| with `%s`: a new Route, idle → right after a global resync began (writes meanwhile) | %s |\n", a.name,
-			col(func(r *result, _ config.Mode) string {
-				x := r.alts[i]
-				if x.name == "" {
-					return "n/a"
+		alt := func(f func(altResult) string) func(*result, config.Mode) string {
+			return func(r *result, _ config.Mode) string {
+				if x := r.alts[i]; x.name != "" {
+					return f(x)
 				}
-				return fmt.Sprintf("%d ms → %d ms (%.2f×, %d writes)", x.lateIdle.Milliseconds(), x.lateResync.Milliseconds(), x.lateResync.Seconds()/x.lateIdle.Seconds(), x.lateResyncW)
-			}))
-		fmt.Printf("| with `%s`: one global resync's duration; CPU seconds controller / kube-apiserver / etcd (writes) | %s |\n", a.name,
-			col(func(r *result, _ config.Mode) string {
-				x := r.alts[i]
-				if x.name == "" {
-					return "n/a"
-				}
-				c := x.resyncCPU
-				return fmt.Sprintf("%.1f s; %.2f / %.2f / %.2f (%d writes)", x.resyncTime.Seconds(), c.ctrl.Seconds(), c.api.Seconds(), c.etcd.Seconds(), x.resyncW)
-			}))
+				return "n/a"
+			}
+		}
+		fmt.Printf("| with `%s`: a new Route, idle → right after a global resync began (writes meanwhile) | %s |\n", a.name, col(alt(lateCell)))
+		fmt.Printf("| with `%s`: the control, a new Route on an idle controller with every core busy | %s |\n", a.name, col(alt(busyCell)))
+		fmt.Printf("| with `%s`: one global resync's duration; CPU seconds controller / kube-apiserver / etcd (writes); allocated per Route, GCs | %s |\n", a.name,
+			col(alt(func(x altResult) string { return durCell(x) + "; " + cpuCell(x) + "; " + allocCell(x, n) })))
 	}
 	if resyncOnly {
 		fmt.Printf("| controller peak RSS (VmHWM): no Route → %d Routes, KiB per Route | %s |\n", n,
@@ -1314,4 +1423,88 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated, n
 		col(func(r *result, _ config.Mode) string {
 			return fmt.Sprintf("%.2f", float64(r.floorFree.Microseconds())/1000)
 		}))
+}
+
+// median returns the median of xs (the lower middle one of an even
+// number), and their least and greatest.
+func median[T cmp.Ordered](xs []T) (mid, lo, hi T) {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[(len(s)-1)/2], s[0], s[len(s)-1]
+}
+
+// of projects the samples through f.
+func of[T any](a altResult, f func(resyncSample) T) []T {
+	out := make([]T, len(a.samples))
+	for i, s := range a.samples {
+		out[i] = f(s)
+	}
+	return out
+}
+
+// lateCell is the new-Route cell: the medians idle → during a resync, their
+// ratio and the most writes seen meanwhile; with more than one sample,
+// each one's range.
+func lateCell(a altResult) string {
+	idle, il, ih := median(of(a, func(s resyncSample) time.Duration { return s.lateIdle }))
+	during, dl, dh := median(of(a, func(s resyncSample) time.Duration { return s.lateResync }))
+	_, _, w := median(of(a, func(s resyncSample) int { return s.lateW }))
+	cell := fmt.Sprintf("%d ms → %d ms (%.2f×, %d writes)", idle.Milliseconds(), during.Milliseconds(), during.Seconds()/idle.Seconds(), w)
+	if len(a.samples) > 1 {
+		cell += fmt.Sprintf("; medians of %d: idle %d–%d ms, during %d–%d ms", len(a.samples), il.Milliseconds(), ih.Milliseconds(), dl.Milliseconds(), dh.Milliseconds())
+	}
+	return cell
+}
+
+// busyCell is the control of lateCell: the median new Route with every
+// core busy, against the idle one; with more than one sample, the range.
+func busyCell(a altResult) string {
+	idle, _, _ := median(of(a, func(s resyncSample) time.Duration { return s.lateIdle }))
+	busy, lo, hi := median(of(a, func(s resyncSample) time.Duration { return s.lateBusy }))
+	cell := fmt.Sprintf("%d ms (%.2f× idle)", busy.Milliseconds(), busy.Seconds()/idle.Seconds())
+	if len(a.samples) > 1 {
+		cell += fmt.Sprintf("; median of %d, %d–%d ms", len(a.samples), lo.Milliseconds(), hi.Milliseconds())
+	}
+	return cell
+}
+
+// durCell is a resync's duration: the median, and the range of more than one.
+func durCell(a altResult) string {
+	d, lo, hi := median(of(a, func(s resyncSample) time.Duration { return s.dur }))
+	if len(a.samples) == 1 {
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	}
+	return fmt.Sprintf("%.1f s (%.1f–%.1f)", d.Seconds(), lo.Seconds(), hi.Seconds())
+}
+
+// cpuCell is a resync's CPU seconds, each process's median, and the
+// controller's range over more than one sample.
+func cpuCell(a altResult) string {
+	c, lo, hi := median(of(a, func(s resyncSample) time.Duration { return s.cpu.ctrl }))
+	api, _, _ := median(of(a, func(s resyncSample) time.Duration { return s.cpu.api }))
+	etcd, _, _ := median(of(a, func(s resyncSample) time.Duration { return s.cpu.etcd }))
+	w, _, _ := median(of(a, func(s resyncSample) int { return s.w }))
+	cell := fmt.Sprintf("%.2f / %.2f / %.2f (%d writes)", c.Seconds(), api.Seconds(), etcd.Seconds(), w)
+	if len(a.samples) > 1 {
+		cell += fmt.Sprintf("; medians of %d, controller %.2f–%.2f", len(a.samples), lo.Seconds(), hi.Seconds())
+	}
+	return cell
+}
+
+// allocCell is what the controller allocated over a resync per Route (the
+// median) and its garbage collections meanwhile (the range).
+func allocCell(a altResult, n int) string {
+	for _, s := range a.samples {
+		if !s.memOK {
+			return "n/a (no profiling server)"
+		}
+	}
+	alloc, lo, hi := median(of(a, func(s resyncSample) uint64 { return s.alloc }))
+	_, gl, gh := median(of(a, func(s resyncSample) uint32 { return s.gcs }))
+	kib := func(b uint64) float64 { return float64(b) / 1024 / float64(n) }
+	cell := fmt.Sprintf("%.1f KiB; %d–%d GCs", kib(alloc), gl, gh)
+	if len(a.samples) > 1 {
+		cell = fmt.Sprintf("%.1f KiB (%.1f–%.1f); %d–%d GCs", kib(alloc), kib(lo), kib(hi), gl, gh)
+	}
+	return cell
 }
