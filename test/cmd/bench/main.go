@@ -127,8 +127,9 @@ type altResult struct {
 type resyncSample struct {
 	// cpu is the CPU time the controller, kube-apiserver and etcd spent on
 	// one global resync (a config-network change), their idle rate
-	// subtracted; w the resync's writes; dur how long it ran: until no
-	// write for 3 s and the controller's CPU idle again.
+	// subtracted; w the resync's writes; dur from the change until the
+	// controller's CPU has been idle for 2 s (and 3 s after the last
+	// write, if it wrote), the bench's 1 s sleep and those waits included.
 	cpu cpuTimes
 	w   int
 	dur time.Duration
