@@ -1354,7 +1354,7 @@ func printTable(modes []config.Mode, rs map[config.Mode]*result, n, unrelated, n
 		col(func(r *result, _ config.Mode) string { return lateCell(r.rows) }))
 	fmt.Printf("| the control: a new Route on an idle controller while a busy loop runs on every core (no work queued ahead of it) | %s |\n",
 		col(func(r *result, _ config.Mode) string { return busyCell(r.rows) }))
-	fmt.Printf("| one global resync (a config-network change): from the change until no write for 3 s and the controller's CPU idle | %s |\n",
+	fmt.Printf("| one global resync (a config-network change): from the change until the controller's CPU has been idle 2 s and no write seen for 3 s (the bench's 1 s sleep and those waits included) | %s |\n",
 		col(func(r *result, _ config.Mode) string { return durCell(r.rows) }))
 	fmt.Printf("| CPU seconds over that whole resync (idle rate subtracted): controller / kube-apiserver / etcd (the resync's writes) | %s |\n",
 		col(func(r *result, _ config.Mode) string { return cpuCell(r.rows) }))
