@@ -46,6 +46,35 @@ type AuditEvent struct {
 	StageTimestamp time.Time `json:"stageTimestamp"`
 }
 
+// Took reports whether the write took effect: the apiserver answered it
+// with a 2xx. A refused write (a conflict, an invalid object) did not, nor
+// did a request whose client died with it in flight, which the apiserver
+// logs with the status it failed with.
+func (e *AuditEvent) Took() bool {
+	return e.ResponseStatus.Code >= 200 && e.ResponseStatus.Code < 300
+}
+
+// Agent is the program that sent the write: its user agent's first word
+// without the version ("controller" of "controller/v0.0.0 (linux/amd64)
+// kubernetes/$Format").
+func (e *AuditEvent) Agent() string {
+	agent, _, _ := strings.Cut(e.UserAgent, " ")
+	agent, _, _ = strings.Cut(agent, "/")
+	return agent
+}
+
+// Took splits writes into those that took effect and those that did not.
+func Took(writes []AuditEvent) (took, not []AuditEvent) {
+	for _, w := range writes {
+		if w.Took() {
+			took = append(took, w)
+		} else {
+			not = append(not, w)
+		}
+	}
+	return took, not
+}
+
 // AuditWrites returns the logged writes to Services, Endpoints and
 // EndpointSlices in the namespaces nss since since, in one pass over the log.
 func (c *Cluster) AuditWrites(since time.Time, nss ...string) ([]AuditEvent, error) {

@@ -1,0 +1,241 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	netclient "knative.dev/networking/pkg/client/clientset/versioned"
+	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/test/cluster"
+)
+
+func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []string, profiles string) (*result, error) {
+	ctx := context.Background()
+	c, err := cluster.Start(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Stop()
+	cfg := rest.CopyConfig(c.Config)
+	cfg.QPS, cfg.Burst = 1000, 2000
+	cfg.WarningHandler = rest.NoWarnings{}
+	b := &bench{c: c, kube: kubernetes.NewForConfigOrDie(cfg), serving: servingclient.NewForConfigOrDie(cfg),
+		net: netclient.NewForConfigOrDie(cfg), ctrlBin: ctrlBin, n: n, qps: limits.qps, burst: limits.burst, nss: nss, profiles: profiles, mode: mode}
+	if err := b.setMode(mode); err != nil {
+		return nil, err
+	}
+	// The profiling server: CPU profiles (-profiles) and the allocation
+	// totals of the resync rows.
+	if err := b.enableProfiling(); err != nil {
+		return nil, err
+	}
+	if err := b.startController(); err != nil {
+		return nil, err
+	}
+	defer func() { cluster.Stop(b.ctrl) }()
+	for _, name := range append([]string{gwNS, "noise", "floor"}, b.nss...) {
+		if _, err := b.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.gateway(gwIP); err != nil {
+		return nil, err
+	}
+	r := &result{}
+	time.Sleep(2 * time.Second) // the controller's informers are up
+	if r.rssEmpty, err = b.peakRSS(); err != nil {
+		return nil, err
+	}
+
+	// Creation.
+	start := time.Now()
+	if err := b.createRoutes(); err != nil {
+		return nil, err
+	}
+	if err := b.waitShape(mode, gwIP); err != nil {
+		return nil, err
+	}
+	r.create = time.Since(start)
+	time.Sleep(2 * time.Second)
+	r.createW, r.createAll = b.writes(start), b.allWrites(start)
+	log.Printf("created and shaped in %v with %d writes (%d to Services, Endpoints, EndpointSlices)", r.create, r.createAll, r.createW)
+	if r.floorCreate, err = b.floor(r.createAll); err != nil {
+		return nil, err
+	}
+	if r.floorFree, err = b.floorUnthrottled(2000); err != nil {
+		return nil, err
+	}
+
+	// Steady state: a forced resync of every reconciler.
+	start = time.Now()
+	if err := b.restart(); err != nil {
+		return nil, err
+	}
+	time.Sleep(resyncWait(n))
+	// At serving's client limits upstream's resync can outlast the fixed
+	// wait: count until it is over.
+	if err := b.quiet(); err != nil {
+		return nil, err
+	}
+	r.resyncW = b.writes(start)
+	log.Printf("forced resync: %d writes", r.resyncW)
+
+	rows, err := b.resyncRows("")
+	if err != nil {
+		return nil, err
+	}
+	r.rows = rows
+	time.Sleep(resyncWait(n))
+	// A change of a key nothing parses: the route reconciler resyncs,
+	// routeaddress does not.
+	unread, err := b.resyncCPU(b.unreadChange, "unread")
+	if err != nil {
+		return nil, err
+	}
+	r.unreadCPU, r.unreadW, r.unreadTime = unread.cpu, unread.w, unread.dur
+	log.Printf("unread-key change: %v, %d writes, CPU %+v", r.unreadTime, r.unreadW, r.unreadCPU)
+	altRan := false
+	for _, a := range alts {
+		if a.only != "" && a.only != mode {
+			r.alts = append(r.alts, altResult{})
+			continue
+		}
+		b.ctrlBin = a.bin
+		if err := b.restart(); err != nil {
+			return nil, err
+		}
+		time.Sleep(resyncWait(n))
+		ar, err := b.resyncRows(a.name)
+		if err != nil {
+			return nil, fmt.Errorf("-alt %s: %w", a.name, err)
+		}
+		r.alts = append(r.alts, ar)
+		b.ctrlBin = ctrlBin
+		altRan = true
+	}
+
+	if resyncOnly {
+		if r.rssBase, err = b.peakRSSAfterRestart(n); err != nil {
+			return nil, err
+		}
+		r.rssNoise = r.rssBase
+		return r, nil
+	}
+	if altRan {
+		// The rows below are the shipped binary's.
+		if err := b.restart(); err != nil {
+			return nil, err
+		}
+		time.Sleep(resyncWait(n))
+	}
+
+	if mode.Managed() {
+		// Back to ExternalName, and here again.
+		start = time.Now()
+		if err := b.setMode(config.ModeExternalName); err != nil {
+			return nil, err
+		}
+		if err := b.waitShape(config.ModeExternalName, gwIP); err != nil {
+			return nil, err
+		}
+		r.toExtName = time.Since(start)
+		time.Sleep(time.Second)
+		r.toW = b.allWrites(start)
+		if r.floorTo, err = b.floor(r.toW); err != nil {
+			return nil, err
+		}
+		start = time.Now()
+		if err := b.setMode(mode); err != nil {
+			return nil, err
+		}
+		if err := b.waitShape(mode, gwIP); err != nil {
+			return nil, err
+		}
+		r.fromExtName = time.Since(start)
+		time.Sleep(time.Second)
+		r.fromW = b.allWrites(start)
+		log.Printf("→ ExternalName %v, → %s %v", r.toExtName, mode, r.fromExtName)
+		if r.floorFrom, err = b.floor(r.fromW); err != nil {
+			return nil, err
+		}
+
+		// The gateway gets a new ClusterIP.
+		if r.follow, r.followW, err = b.moveGateway(mode, gwIP2); err != nil {
+			return nil, err
+		}
+		log.Printf("followed the new gateway ClusterIP in %v", r.follow)
+		if r.floorFollow, err = b.floor(r.followW); err != nil {
+			return nil, err
+		}
+
+		// The gateway's ClusterIP changes back right after a global
+		// resync began.
+		if err := b.quiet(); err != nil {
+			return nil, err
+		}
+		if err := b.globalResync(); err != nil {
+			return nil, err
+		}
+		time.Sleep(100 * time.Millisecond) // the ConfigMap event reaches the controller
+		if r.followResync, r.followResyncW, err = b.moveGateway(mode, gwIP); err != nil {
+			return nil, err
+		}
+		log.Printf("followed a new gateway ClusterIP during a resync in %v (%d writes)", r.followResync, r.followResyncW)
+		if err := b.quiet(); err != nil {
+			return nil, err
+		}
+	}
+
+	// Memory: peak RSS after a restart, without and with unrelated slices.
+	if r.rssBase, err = b.peakRSSAfterRestart(n); err != nil {
+		return nil, err
+	}
+	r.rssNoise = r.rssBase
+	if unrelated > 0 {
+		if err := b.unrelatedSlices(unrelated); err != nil {
+			return nil, err
+		}
+		if r.rssNoise, err = b.peakRSSAfterRestart(n); err != nil {
+			return nil, err
+		}
+	}
+	log.Printf("peak RSS %d MiB, with %d unrelated slices %d MiB", r.rssBase>>10, unrelated, r.rssNoise>>10)
+	return r, nil
+}
+
+func resyncWait(n int) time.Duration {
+	return max(10*time.Second, time.Duration(n)*20*time.Millisecond)
+}
+
+// floorCap bounds the writes a floor times (-floor-cap).
+var floorCap int
+
+// clientLimits are the controller's, for the table header.
+type clientLimits struct{ qps, burst, ctors int }
+
+var limits clientLimits
