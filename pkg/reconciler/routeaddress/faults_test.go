@@ -290,6 +290,19 @@ func TestReconcileFaults(t *testing.T) {
 		WantErr:     true,
 		WantCreates: []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
 	}, {
+		// A replica that lost its lease while frozen wakes with stale
+		// caches: the slice the new leader made is not rewritten.
+		Name:    "fault 7: AlreadyExists for our own slice the informer has not shown: requeued, not rewritten",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbIP, live(desired(untagged, lbIP, es, on)[h].Service)...),
+		WithReactors: []clientgotesting.ReactionFunc{
+			refuse("create", "endpointslices", apierrs.NewAlreadyExists(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, h+"-ipv4")),
+			serve("endpointslices", liveOne(desired(untagged, lbIP, es, on)[h].Slices[0])),
+		},
+		WantErr:     true,
+		WantCreates: []runtime.Object{bound(desired(untagged, lbIP, es, on)[h].Slices[0])},
+	}, {
 		Name:         "fault 7: a conflict is retried without a Warning",
 		Key:          key,
 		Ctx:          withMode(es, on),

@@ -521,9 +521,12 @@ func (c *Reconciler) wrote(r *v1.Route, op plan.Op, out *outcome) {
 
 // alreadyExists handles a create refused because the name is taken by an
 // object our informers do not show. Somebody else's blocks the name (a
-// NotOwned Warning). A slice the Route controls is taken back, labels
-// included, so that the informer sees it again. Any other object of the
-// Route's is in the informer's way: the Route is requeued.
+// NotOwned Warning). A slice the Route controls whose labels no longer
+// select it is taken back, labels included, so that the informer sees it
+// again. Any other object of the Route's, a slice with its labels among
+// them, is one the informer has not shown yet (a replica woken from a
+// pause with stale caches, say): the Route is requeued and nothing is
+// written.
 func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op, createErr error, out *outcome) error {
 	live, err := c.get(ctx, op)
 	if err != nil {
@@ -539,11 +542,12 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 		return fmt.Errorf("failed to create %s %q: %w", op.Kind, op.Name(), createErr)
 	}
 	have, isSlice := live.(*discoveryv1.EndpointSlice)
-	if !isSlice {
+	want, _ := op.Object.(*discoveryv1.EndpointSlice)
+	if !isSlice || labels.SelectorFromSet(want.Labels).Matches(labels.Set(have.Labels)) {
 		logging.FromContext(ctx).Infof("%s %q exists but is not in the informer's cache yet; requeueing", op.Kind, op.Name())
 		return controller.NewRequeueAfter(time.Second)
 	}
-	for _, o := range plan.TakeBack(op.Object.(*discoveryv1.EndpointSlice), have) {
+	for _, o := range plan.TakeBack(want, have) {
 		if _, err := c.do(ctx, o, false); err != nil {
 			return fmt.Errorf("failed to %s %s %q to take it back: %w", strings.ToLower(string(o.Verb)), o.Kind, o.Name(), err)
 		}
