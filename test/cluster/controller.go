@@ -24,28 +24,42 @@ import (
 
 // StartController runs the controller binary against the cluster as
 // serving's controller ServiceAccount, logging to Dir/controller.log, with
-// client rate limits raised for tests and leader election off.
-func StartController(c *Cluster, bin string) (*exec.Cmd, error) {
-	return startController(c, bin, "controller.log", nil)
+// client rate limits raised for tests (env may set others) and leader
+// election off.
+func StartController(c *Cluster, bin string, env ...string) (*exec.Cmd, error) {
+	return startController(c, bin, "", "controller.log", env)
 }
 
-// StartReplica runs one replica of the controller with leader election as
+// StartReplica runs replica i of the controller with leader election as
 // serving ships it (config-leader-election), logging to
-// Dir/controller-{i}.log.
-func StartReplica(c *Cluster, bin string, i int) (*exec.Cmd, error) {
-	return startController(c, bin, fmt.Sprintf("controller-%d.log", i), []string{"ROUTE_ADDRESS_E2E_HA=1"})
+// Dir/controller-{i}.log, with env added. Its program name, and so the
+// user agent of its requests, is controller-{i}: the audit log tells the
+// replicas' writes apart (ReplicaAgent).
+func StartReplica(c *Cluster, bin string, i int, env ...string) (*exec.Cmd, error) {
+	return startController(c, bin, ReplicaAgent(i), fmt.Sprintf("controller-%d.log", i), append([]string{"ROUTE_ADDRESS_E2E_HA=1"}, env...))
 }
+
+// ReplicaAgent is the first word of the user agent of replica i's requests.
+func ReplicaAgent(i int) string { return fmt.Sprintf("controller-%d", i) }
 
 // StartControllerWithLimits is StartController with the client's rate
 // limits set (KUBE_API_QPS, KUBE_API_BURST), as the benchmark sets them,
 // and env added.
 func StartControllerWithLimits(c *Cluster, bin string, qps, burst int, env ...string) (*exec.Cmd, error) {
-	return startController(c, bin, "controller.log", append([]string{fmt.Sprintf("KUBE_API_QPS=%d", qps), fmt.Sprintf("KUBE_API_BURST=%d", burst)}, env...))
+	return startController(c, bin, "", "controller.log", append(Limits(qps, burst), env...))
 }
 
-func startController(c *Cluster, bin, log string, env []string) (*exec.Cmd, error) {
+// Limits are the environment variables that set the controller's client
+// rate limits.
+func Limits(qps, burst int) []string {
+	return []string{fmt.Sprintf("KUBE_API_QPS=%d", qps), fmt.Sprintf("KUBE_API_BURST=%d", burst)}
+}
+
+// startController runs bin as name (its argv[0]: the user agent's program
+// name; the binary's own when empty).
+func startController(c *Cluster, bin, name, log string, env []string) (*exec.Cmd, error) {
 	// The later of two settings of a variable wins.
-	return Run(filepath.Join(c.Dir, log),
+	return RunAs(filepath.Join(c.Dir, log),
 		append([]string{"SYSTEM_NAMESPACE=" + SystemNamespace, "PROFILING_PORT=0", "KUBE_API_QPS=200", "KUBE_API_BURST=400"}, env...),
-		bin, "--kubeconfig", c.ControllerKubeconfig)
+		name, bin, "--kubeconfig", c.ControllerKubeconfig)
 }

@@ -104,6 +104,11 @@ func (r *replica) logSize(t *testing.T) int64 {
 	return fi.Size()
 }
 
+// replicaLimits are each replica's client rate limits: low enough that a
+// switch of a hundred names takes seconds, so that a kill lands mid-switch
+// however late the test gets to run after seeing the switch begin.
+var replicaLimits = cluster.Limits(40, 40)
+
 // startReplicas replaces the single controller with n replicas under
 // leader election (leases shortened), and puts everything back when the
 // test ends.
@@ -129,7 +134,7 @@ func startReplicas(t *testing.T, n int) []*replica {
 		if fi, err := os.Stat(r.log()); err == nil {
 			r.from = fi.Size()
 		}
-		cmd, err := cluster.StartReplica(env.local, env.controller, i)
+		cmd, err := cluster.StartReplica(env.local, env.controller, i, replicaLimits...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,18 +221,32 @@ func oursSlices(t *testing.T, ns string) int {
 	return len(l.Items)
 }
 
-// TestHAKillLeaderMidSwitch: two replicas under leader election; the mode
+// TestHALeaderLostMidSwitch: two replicas under leader election; the mode
 // switches ExternalName → EndpointSlices and the routeaddress leader is
-// killed while the Routes are half converted. The other replica takes the
-// lease and finishes: every name converges, the audit log shows exactly the
-// writes one controller makes (no fight, nothing twice), nothing is left
-// over. The time from the kill to convergence is reported against the
-// lease duration.
-func TestHAKillLeaderMidSwitch(t *testing.T) {
+// lost while the Routes are half converted: killed, or frozen (SIGSTOP, as
+// a stalled node or a long GC pause would) and woken once the other
+// replica has finished. The other replica takes the lease and finishes:
+// every name converges, the writes that took effect are exactly those one
+// controller makes (no fight, nothing twice), the survivor wrote nothing
+// while the leader led, a woken leader writes nothing that takes effect,
+// and nothing is left over. A request the lost replica had in flight, or
+// one refused for a stale read, is reported, not counted. The time from
+// the loss to convergence is reported against the lease duration.
+func TestHALeaderLostMidSwitch(t *testing.T) {
+	for _, freeze := range []bool{false, true} {
+		t.Run(map[bool]string{false: "killed", true: "frozen"}[freeze], func(t *testing.T) {
+			leaderLostMidSwitch(t, freeze)
+		})
+	}
+}
+
+func leaderLostMidSwitch(t *testing.T, freeze bool) {
 	const n = 60
 	rs := startReplicas(t, 2)
 	gw := namespace(t, "gw")
-	const ip = "198.19.0.70"
+	// One address per variant: a deleted namespace's Service keeps its
+	// address until the namespace is gone.
+	ip := map[bool]string{false: "198.19.0.72", true: "198.19.0.73"}[freeze]
 	gatewayService(t, gw, "gateway", ip, 80)
 	ns := namespace(t, "ha")
 	setMode(t, config.ModeExternalName, config.FallbackEnabled)
@@ -242,51 +261,90 @@ func TestHAKillLeaderMidSwitch(t *testing.T) {
 		}
 	}
 	leader := routeAddressLeader(t, rs)
-	time.Sleep(2 * time.Second)
-
-	start := time.Now()
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
-	for oursSlices(t, ns) == 0 && time.Since(start) < 30*time.Second {
-		time.Sleep(5 * time.Millisecond)
-	}
-	_ = leader.cmd.Process.Kill()
-	killed := time.Now()
-	for leader.alive() {
-		time.Sleep(5 * time.Millisecond)
-	}
-	// What the leader wrote before it died (its last requests may still
-	// land): fewer slices than names means the kill landed mid-switch.
-	atKill := oursSlices(t, ns)
-	t.Logf("killed replica %d (the routeaddress leader) %v after the switch; it had created %d of %d EndpointSlices",
-		leader.i, killed.Sub(start).Round(time.Millisecond), atKill, 2*n)
-	if atKill == 0 || atKill == 2*n {
-		t.Fatalf("the kill did not land mid-switch: %d of %d EndpointSlices", atKill, 2*n)
-	}
-
-	deadline := time.Now().Add(testLease + 30*time.Second)
-	for converted(ns, n) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d Routes converged %v after the kill", converted(ns, n), n, time.Since(killed))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	took := time.Since(killed)
 	var survivor *replica
 	for _, r := range rs {
 		if r != leader {
 			survivor = r
 		}
 	}
+	auditQuiet(t, time.Now().Add(-time.Minute), ns, 2*time.Second)
+
+	start := time.Now()
+	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	for oursSlices(t, ns) == 0 && time.Since(start) < 30*time.Second {
+		time.Sleep(5 * time.Millisecond)
+	}
+	how := "killed"
+	if freeze {
+		how = "froze"
+		if err := syscall.Kill(leader.cmd.Process.Pid, syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		// Never leave a stopped process behind: cluster.Stop's SIGTERM
+		// would wait on it.
+		t.Cleanup(func() { _ = syscall.Kill(leader.cmd.Process.Pid, syscall.SIGCONT) })
+	} else {
+		_ = leader.cmd.Process.Kill()
+	}
+	lost := time.Now()
+	for !freeze && leader.alive() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	// What the leader wrote before it stopped (its last requests may still
+	// land): fewer slices than names means it stopped mid-switch.
+	atLoss := oursSlices(t, ns)
+	t.Logf("%s replica %d (the routeaddress leader) %v after the switch; it had created %d of %d EndpointSlices",
+		how, leader.i, lost.Sub(start).Round(time.Millisecond), atLoss, 2*n)
+	if atLoss == 0 || atLoss == 2*n {
+		t.Fatalf("the leader did not stop mid-switch: %d of %d EndpointSlices", atLoss, 2*n)
+	}
+
+	deadline := time.Now().Add(testLease + 30*time.Second)
+	for converted(ns, n) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d Routes converged %v after the leader %s", converted(ns, n), n, time.Since(lost), how)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	took := time.Since(lost)
 	if !survivor.alive() {
 		t.Fatal("the surviving replica exited")
 	}
-	time.Sleep(3 * time.Second) // stragglers would show in the audit log
-	writes := auditWrites(t, start, ns)
-	t.Logf("converged %v after the kill (lease duration %v, renew deadline %v, retry period %v); %d writes: %s",
-		took.Round(100*time.Millisecond), testLease, testRenew, testRetry, len(writes), summarizeWrites(writes))
+	resumed := time.Now()
+	if freeze {
+		// Woken after the survivor finished: its queue and caches are
+		// stale, and it holds no lease any more.
+		if err := syscall.Kill(leader.cmd.Process.Pid, syscall.SIGCONT); err != nil {
+			t.Fatal(err)
+		}
+		resumed = time.Now()
+		time.Sleep(testRenew) // it has noticed the lease is lost by now
+	}
+	auditQuiet(t, start, ns, 3*time.Second)
+	writes, failed := auditWrites(t, start, ns)
+	t.Logf("converged %v after the leader %s (lease duration %v, renew deadline %v, retry period %v); %d writes took effect: %s",
+		took.Round(100*time.Millisecond), how, testLease, testRenew, testRetry, len(writes), summarizeWrites(writes))
+	if len(failed) > 0 {
+		// The lost replica's requests in flight, or a replica's refused
+		// write (a conflict on a stale cache): reported, not counted.
+		t.Logf("%d writes did not take effect: %s", len(failed), summarizeWrites(failed))
+	}
 	// One controller makes, per name: create the slice, update the Service.
 	if want := 2 * 2 * n; len(writes) != want {
-		t.Errorf("%d writes, want %d (a slice and a Service update per name): %s", len(writes), want, summarizeWrites(writes))
+		t.Errorf("%d writes took effect, want %d (a slice and a Service update per name): %s", len(writes), want, summarizeWrites(writes))
+	}
+	leaderAgent, survivorAgent := cluster.ReplicaAgent(leader.i), cluster.ReplicaAgent(survivor.i)
+	for _, w := range writes {
+		switch {
+		case w.Agent() != leaderAgent && w.Agent() != survivorAgent:
+			t.Errorf("%s %s %s by %q, neither replica", w.Verb, w.ObjectRef.Resource, w.ObjectRef.Name, w.UserAgent)
+		case w.Agent() == survivorAgent && w.StageTimestamp.Before(lost):
+			t.Errorf("%s %s %s by replica %d %v before the leader %s: two writers",
+				w.Verb, w.ObjectRef.Resource, w.ObjectRef.Name, survivor.i, lost.Sub(w.StageTimestamp), how)
+		case w.Agent() == leaderAgent && !w.StageTimestamp.Before(resumed):
+			t.Errorf("%s %s %s by replica %d %v after it woke without the lease: two writers",
+				w.Verb, w.ObjectRef.Resource, w.ObjectRef.Name, leader.i, w.StageTimestamp.Sub(resumed))
+		}
 	}
 	if got := oursSlices(t, ns); got != 2*n {
 		t.Errorf("%d EndpointSlices of ours, want %d", got, 2*n)

@@ -22,7 +22,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -247,11 +249,11 @@ func observe(ns, name string) (shape, error) {
 	} else if !apierrs.IsNotFound(err) {
 		return s, err
 	}
-	slices, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + name})
+	sls, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + name})
 	if err != nil {
 		return s, err
 	}
-	for _, sl := range slices.Items {
+	for _, sl := range sls.Items {
 		switch sl.Labels[discoveryv1.LabelManagedBy] {
 		case "routeaddress-controller.knative.dev":
 			var addrs []string
@@ -333,32 +335,52 @@ func externalNameServices(t *testing.T, ns string) int {
 }
 
 // auditWrites returns the logged writes to Services, Endpoints and
-// EndpointSlices in ns since since.
-func auditWrites(t *testing.T, since time.Time, ns string) []cluster.AuditEvent {
+// EndpointSlices in ns since since: those that took effect and those that
+// did not (refused, or abandoned by a killed client), which a test reports
+// but never counts as writes.
+func auditWrites(t *testing.T, since time.Time, ns string) (took, not []cluster.AuditEvent) {
 	t.Helper()
 	ws, err := env.local.AuditWrites(since, ns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ws
+	return cluster.Took(ws)
 }
 
+// auditQuiet waits until the audit log has shown no new write to
+// Services, Endpoints or EndpointSlices in ns for quiet: the writes a
+// test counts next are all there, however slowly the last of them landed.
+func auditQuiet(t *testing.T, since time.Time, ns string, quiet time.Duration) {
+	t.Helper()
+	last, n := time.Now(), -1
+	eventually(t, fmt.Sprintf("no write in %s for %v", ns, quiet), func() error {
+		ws, err := env.local.AuditWrites(since, ns)
+		if err != nil {
+			return err
+		}
+		if len(ws) != n {
+			last, n = time.Now(), len(ws)
+		}
+		if d := time.Since(last); d < quiet {
+			return fmt.Errorf("%d writes, the last %v ago", n, d.Round(time.Millisecond))
+		}
+		return nil
+	})
+}
+
+// summarizeWrites counts writes by verb, resource, the program that sent
+// them and, for a write that did not take effect, the status it got.
 func summarizeWrites(ws []cluster.AuditEvent) string {
 	counts := map[string]int{}
 	for _, w := range ws {
-		agent := w.UserAgent
-		if i := strings.Index(agent, " "); i > 0 {
-			agent = agent[:i]
+		k := fmt.Sprintf("%s %s by %s", w.Verb, w.ObjectRef.Resource, w.Agent())
+		if !w.Took() {
+			k += fmt.Sprintf(" (%d)", w.ResponseStatus.Code)
 		}
-		counts[fmt.Sprintf("%s %s by %s", w.Verb, w.ObjectRef.Resource, agent)]++
+		counts[k]++
 	}
-	var keys []string
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		fmt.Fprintf(&b, "%d× %s; ", counts[k], k)
 	}
 	return b.String()

@@ -121,8 +121,10 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-func startController() error {
-	cmd, err := cluster.StartController(env.local, env.controller)
+// startController starts the controller with env added to its
+// environment (cluster.Limits, say).
+func startController(env_ ...string) error {
+	cmd, err := cluster.StartController(env.local, env.controller, env_...)
 	if err != nil {
 		return err
 	}
