@@ -26,7 +26,16 @@
 # Left out of "the rest": the test fixtures (testing/, whose mutants change
 # expectations, not the product) and generated deepcopy code.
 #
-# Usage: hack/mutation.sh [-workers N]   (default 2; logs in $TMPDIR)
+# A part whose inputs are unchanged since a passing run is not run again:
+# hack/mutation.sum records, per part, a SHA-256 of everything that can
+# change its result (every file git tracks in each directory of this module
+# that the part's packages and tests build from, go.mod, go.sum, gremlins'
+# module, this script and the Go version) with the counts that run printed.
+# The check then reuses those counts, and says so; a changed file, a new
+# Go version or -force reruns the part. A passing run rewrites the record,
+# to be committed with the change that produced it.
+#
+# Usage: hack/mutation.sh [-workers N] [-force]   (default 2; logs in $TMPDIR)
 
 set -o errexit
 set -o nounset
@@ -36,10 +45,12 @@ REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 cd "${REPO_ROOT_DIR}"
 
 WORKERS=2
+FORCE=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -workers) WORKERS="$2"; shift 2 ;;
-    *) echo "usage: $0 [-workers N]" >&2; exit 2 ;;
+    -force) FORCE=1; shift ;;
+    *) echo "usage: $0 [-workers N] [-force]" >&2; exit 2 ;;
   esac
 done
 
@@ -48,6 +59,24 @@ COVERAGE_MIN=90
 TREE=pkg/reconciler/routeaddress
 LOGS="${TMPDIR:-/tmp}/route-address-mutation"
 mkdir -p "${LOGS}"
+RECORD=hack/mutation.sum
+NEW_RECORD="${LOGS}/mutation.sum"
+: >"${NEW_RECORD}"
+
+# inputs DIR: the SHA-256 of what a part's result depends on: every file
+# git tracks under each directory of this module that DIR's packages and
+# their tests build from (sources, tests, testdata), the module files,
+# gremlins' module, this script and the Go version.
+inputs() {
+  local dir="$1"
+  {
+    go version
+    go list -deps -test -f '{{if not .Standard}}{{.Dir}}{{end}}' "./${dir}/..." |
+      awk -v r="${REPO_ROOT_DIR}/" 'index($0, r) == 1' | sort -u |
+      while IFS= read -r d; do git ls-files -z -- "${d#"${REPO_ROOT_DIR}"/}" | xargs -0 -r sha256sum; done | sort -u
+    sha256sum go.mod go.sum third_party/gremlins/go.mod third_party/gremlins/go.sum hack/mutation.sh
+  } | sha256sum | cut -d' ' -f1
+}
 
 gremlins() {
   go tool -modfile=third_party/gremlins/go.mod gremlins "$@"
@@ -58,7 +87,15 @@ gremlins() {
 run() {
   local name="$1" dir="$2"
   shift 2
-  local log="${LOGS}/${name}.log" start=${SECONDS}
+  local log="${LOGS}/${name}.log" start=${SECONDS} sum recorded
+  sum="$(inputs "${dir}")"
+  recorded="$(awk -v n="${name}" -v s="${sum}" '$1 == n && $2 == s' "${RECORD}" 2>/dev/null || true)"
+  if [[ "${FORCE}" == 0 && -n "${recorded}" ]]; then
+    read -r _ _ KILLED LIVED UNCOVERED TIMEDOUT <<<"${recorded}"
+    echo "--- ${name} (${dir}): unchanged since the recorded run (${RECORD}, inputs ${sum:0:12}): Killed: ${KILLED}, Lived: ${LIVED}, Not covered: ${UNCOVERED}; Timed out: ${TIMEDOUT}"
+    echo "${recorded}" >>"${NEW_RECORD}"
+    return
+  fi
   # Thresholds are judged below; gremlins' own exit code is not.
   gremlins unleash --workers "${WORKERS}" --timeout-coefficient 10 "$@" "./${dir}" >"${log}" 2>&1 || true
   # Strip colours, if any.
@@ -74,6 +111,7 @@ run() {
   read -r TIMEDOUT _ <<<"$(echo "${timeouts}" | sed -E 's/[^0-9]+/ /g')"
   echo "--- ${name} (${dir}): ${counts}; ${timeouts} ($((SECONDS - start)) s)"
   grep -E '^ *(LIVED|NOT COVERED) ' "${log}" | sed -E "s#( at )#\1${dir}/#" || true
+  echo "${name} ${sum} ${KILLED} ${LIVED} ${UNCOVERED} ${TIMEDOUT}" >>"${NEW_RECORD}"
 }
 
 failed=0
@@ -115,4 +153,9 @@ if [[ ${failed} -ne 0 ]]; then
   echo "mutation check FAILED: a package is below its thresholds (logs: ${LOGS})"
   exit 1
 fi
-echo "mutation check passed"
+{
+  echo "# hack/mutation.sh's record: part, SHA-256 of its inputs, killed, lived, not covered, timed out."
+  echo "# Written by a passing run; a part whose inputs match is not run again."
+  cat "${NEW_RECORD}"
+} >"${RECORD}"
+echo "mutation check passed (record: ${RECORD})"
