@@ -48,12 +48,13 @@ trap summary EXIT
 
 # step NAME COMMAND...: runs a step and records its time.
 step() {
-  local name="$1" start=${SECONDS}
+  local name="$1" start=${SECONDS} rc=0
   shift
   echo "=== ${name}"
-  "$@"
-  TIMES+=("$(printf '%-44s %6d s' "${name}" "$((SECONDS - start))")")
+  "$@" || rc=$?
+  TIMES+=("$(printf '%-44s %6d s%s' "${name}" "$((SECONDS - start))" "$([[ ${rc} == 0 ]] || echo "  FAILED (exit ${rc})")")")
   echo "=== ${name}: $((SECONDS - start)) s (total $((SECONDS - T0)) s)"
+  return "${rc}"
 }
 
 echo "=== third-party programs: building in the background (log: ${LOGS}/third-party.log)"
