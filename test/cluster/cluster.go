@@ -250,11 +250,11 @@ func (c *Cluster) run(name, bin string, args ...string) error {
 // Run starts bin with args in its own process group with its output in
 // logPath and env added to this process's environment.
 func Run(logPath string, env []string, bin string, args ...string) (*exec.Cmd, error) {
-	return RunAs(logPath, env, "", bin, args...)
+	return runAs(logPath, env, "", bin, args...)
 }
 
-// RunAs is Run with the program's argv[0] set to name (bin when empty).
-func RunAs(logPath string, env []string, name, bin string, args ...string) (*exec.Cmd, error) {
+// runAs is Run with the program's argv[0] set to name (bin when empty).
+func runAs(logPath string, env []string, name, bin string, args ...string) (*exec.Cmd, error) {
 	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err

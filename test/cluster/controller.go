@@ -42,15 +42,8 @@ func StartReplica(c *Cluster, bin string, i int, env ...string) (*exec.Cmd, erro
 // ReplicaAgent is the first word of the user agent of replica i's requests.
 func ReplicaAgent(i int) string { return fmt.Sprintf("controller-%d", i) }
 
-// StartControllerWithLimits is StartController with the client's rate
-// limits set (KUBE_API_QPS, KUBE_API_BURST), as the benchmark sets them,
-// and env added.
-func StartControllerWithLimits(c *Cluster, bin string, qps, burst int, env ...string) (*exec.Cmd, error) {
-	return startController(c, bin, "", "controller.log", append(Limits(qps, burst), env...))
-}
-
 // Limits are the environment variables that set the controller's client
-// rate limits.
+// rate limits (KUBE_API_QPS, KUBE_API_BURST), for StartController's env.
 func Limits(qps, burst int) []string {
 	return []string{fmt.Sprintf("KUBE_API_QPS=%d", qps), fmt.Sprintf("KUBE_API_BURST=%d", burst)}
 }
@@ -59,7 +52,7 @@ func Limits(qps, burst int) []string {
 // name; the binary's own when empty).
 func startController(c *Cluster, bin, name, log string, env []string) (*exec.Cmd, error) {
 	// The later of two settings of a variable wins.
-	return RunAs(filepath.Join(c.Dir, log),
+	return runAs(filepath.Join(c.Dir, log),
 		append([]string{"SYSTEM_NAMESPACE=" + SystemNamespace, "PROFILING_PORT=0", "KUBE_API_QPS=200", "KUBE_API_BURST=400"}, env...),
 		name, bin, "--kubeconfig", c.ControllerKubeconfig)
 }

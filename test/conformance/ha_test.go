@@ -321,7 +321,7 @@ func leaderLostMidSwitch(t *testing.T, freeze bool) {
 		time.Sleep(testRenew) // it has noticed the lease is lost by now
 	}
 	auditQuiet(t, start, ns, 3*time.Second)
-	writes, failed := auditWrites(t, start, ns)
+	writes, failed := cluster.Took(auditWrites(t, start, ns))
 	t.Logf("converged %v after the leader %s (lease duration %v, renew deadline %v, retry period %v); %d writes took effect: %s",
 		took.Round(100*time.Millisecond), how, testLease, testRenew, testRetry, len(writes), summarizeWrites(writes))
 	if len(failed) > 0 {

@@ -335,16 +335,16 @@ func externalNameServices(t *testing.T, ns string) int {
 }
 
 // auditWrites returns the logged writes to Services, Endpoints and
-// EndpointSlices in ns since since: those that took effect and those that
-// did not (refused, or abandoned by a killed client), which a test reports
-// but never counts as writes.
-func auditWrites(t *testing.T, since time.Time, ns string) (took, not []cluster.AuditEvent) {
+// EndpointSlices in ns since since, whether or not they took effect (a
+// count of writes splits them with cluster.Took: one refused, or abandoned
+// by a killed client, is reported, never counted).
+func auditWrites(t *testing.T, since time.Time, ns string) []cluster.AuditEvent {
 	t.Helper()
 	ws, err := env.local.AuditWrites(since, ns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cluster.Took(ws)
+	return ws
 }
 
 // auditQuiet waits until the audit log has shown no new write to

@@ -123,8 +123,8 @@ func run(m *testing.M) int {
 
 // startController starts the controller with env added to its
 // environment (cluster.Limits, say).
-func startController(env_ ...string) error {
-	cmd, err := cluster.StartController(env.local, env.controller, env_...)
+func startController(extra ...string) error {
+	cmd, err := cluster.StartController(env.local, env.controller, extra...)
 	if err != nil {
 		return err
 	}

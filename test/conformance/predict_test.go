@@ -34,6 +34,7 @@ import (
 	"knative.dev/route-address/pkg/preview"
 	"knative.dev/route-address/pkg/preview/cli"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	"knative.dev/route-address/test/cluster"
 )
 
 // TestPlanPredictsWrites: `kubectl route-address plan` run before a mode
@@ -110,7 +111,7 @@ func resourceOf(kind string) string {
 func controllerWrites(t *testing.T, since time.Time, ns string) []string {
 	t.Helper()
 	var out []string
-	took, not := auditWrites(t, since, ns)
+	took, not := cluster.Took(auditWrites(t, since, ns))
 	for _, w := range took {
 		if w.Agent() == "controller" {
 			out = append(out, fmt.Sprintf("%s %s %s", w.Verb, w.ObjectRef.Resource, w.ObjectRef.Name))

@@ -202,7 +202,7 @@ func procCPU(pid int) (time.Duration, error) {
 }
 
 func (b *bench) startController() error {
-	cmd, err := cluster.StartControllerWithLimits(b.c, b.ctrlBin, b.qps, b.burst, fmt.Sprintf("PROFILING_PORT=%d", profPort))
+	cmd, err := cluster.StartController(b.c, b.ctrlBin, append(cluster.Limits(b.qps, b.burst), fmt.Sprintf("PROFILING_PORT=%d", profPort))...)
 	b.ctrl = cmd
 	return err
 }
