@@ -301,6 +301,9 @@ func validateSlice(old, s *discoveryv1.EndpointSlice) error {
 			return fmt.Errorf("metadata.ownerReferences.uid: Invalid value: \"\": uid must not be empty")
 		}
 	}
+	if len(s.Endpoints) > 1000 {
+		return fmt.Errorf("endpoints: Too many: %d: must have at most 1000 items", len(s.Endpoints))
+	}
 	if old == nil {
 		return nil
 	}

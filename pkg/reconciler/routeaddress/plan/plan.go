@@ -324,12 +324,13 @@ func (p *planner) target(t *Target) {
 		uid = svc.UID
 	}
 	recreated := endpointsPhase == &p.afterOps
-	for _, want := range t.Slices {
+	wantSlices := split(t.Slices, ss)
+	for _, want := range wantSlices {
 		*endpointsPhase = append(*endpointsPhase, p.sliceOps(want, findSlice(ss, want.Name), svc, uid, recreated)...)
 	}
 	waitSlices := false
 	for _, have := range ss {
-		if findSlice(t.Slices, have.Name) != nil {
+		if findSlice(wantSlices, have.Name) != nil {
 			continue
 		}
 		if wait && !recreated {
