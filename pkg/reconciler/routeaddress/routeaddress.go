@@ -376,6 +376,9 @@ func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, pl
 		if w, ok := warn(a, settings); ok {
 			warnings = append(warnings, w)
 		}
+		if w, ok := overCapacity(a, settings); ok {
+			warnings = append(warnings, w)
+		}
 		in.Targets = append(in.Targets, target(a))
 	}
 	return in, warnings, nil
@@ -417,6 +420,21 @@ func warn(a *resources.Addressing, settings resources.Settings) (warning, bool) 
 		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
 			"Service %q: some load balancer entries are left out or rewritten: %s", a.Name, detail)}, true
 	}
+}
+
+// overCapacity says when a name's Endpoints hold only the first
+// resources.MaxEndpointsAddresses of its load balancer's addresses.
+func overCapacity(a *resources.Addressing, settings resources.Settings) (warning, bool) {
+	if a.Endpoints == nil || a.Endpoints.Annotations[resources.OverCapacityAnnotation] == "" {
+		return warning{}, false
+	}
+	rest := "kube-controller-manager mirrors only those into EndpointSlices, so the name answers with them"
+	if settings.Mode.WritesEndpointSlices() {
+		rest = "the EndpointSlices hold them all"
+	}
+	return warning{"EndpointsOverCapacity", fmt.Sprintf(
+		"Endpoints %q hold the first %d of the load balancer's %d addresses, the most an Endpoints holds (annotated %s=truncated): %s",
+		a.Name, resources.MaxEndpointsAddresses, len(a.Resolution.Addresses), resources.OverCapacityAnnotation, rest)}, true
 }
 
 // outcome is what execute did: the objects created and deleted (for one
@@ -500,7 +518,7 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 		// A conflict means our cache was behind: retried without a
 		// Warning, as knative's generated reconcilers do.
 		if !apierrs.IsConflict(err) {
-			recorder.Eventf(r, corev1.EventTypeWarning, failedReason[op.Verb], "Failed to %s %s %q: %v", verb, op.Kind, op.Name(), err)
+			recorder.Eventf(r, corev1.EventTypeWarning, failedReason[op.Verb], "Failed to %s %s %q%s: %v", verb, op.Kind, op.Name(), refusedSize(op, err), err)
 		}
 		return fmt.Errorf("failed to %s %s %q: %w", verb, op.Kind, op.Name(), err)
 	}
@@ -511,6 +529,30 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 	logger.Infof("%s %s %q (%s)", op.Verb, op.Kind, op.Name(), op.Reason)
 	return nil
 }
+
+// refusedSize names the number of addresses an Endpoints or EndpointSlice
+// write the apiserver refused as invalid or too large holds, and the most
+// an EndpointSlice may hold.
+func refusedSize(op plan.Op, err error) string {
+	if !apierrs.IsInvalid(err) && !apierrs.IsRequestEntityTooLargeError(err) {
+		return ""
+	}
+	switch o := op.Object.(type) {
+	case *corev1.Endpoints:
+		n := 0
+		for _, s := range o.Subsets {
+			n += len(s.Addresses) + len(s.NotReadyAddresses)
+		}
+		return fmt.Sprintf(" holding %d addresses", n)
+	case *discoveryv1.EndpointSlice:
+		return fmt.Sprintf(" holding %d addresses (at most %d in an EndpointSlice)", len(o.Endpoints), maxSliceEndpoints)
+	}
+	return ""
+}
+
+// maxSliceEndpoints is the most endpoints the apiserver accepts in one
+// EndpointSlice.
+const maxSliceEndpoints = 1000
 
 func (c *Reconciler) wrote(r *v1.Route, op plan.Op, out *outcome) {
 	c.expect.wrote(types.NamespacedName{Namespace: r.Namespace, Name: r.Name}, op)

@@ -154,8 +154,13 @@ func updatedService(want, have *corev1.Service) *corev1.Service {
 // means they must be absent from the live one too.
 var ownedEndpointsLabels = []string{discoveryv1.LabelSkipMirror, names.MarkLabel}
 
+// ownedEndpointsAnnotations are the annotations we set on an Endpoints
+// that holds only part of the load balancer's addresses: gone from the
+// desired Endpoints, they go from the live one.
+var ownedEndpointsAnnotations = []string{corev1.EndpointsOverCapacity}
+
 func endpointsEqual(want, have *corev1.Endpoints) bool {
-	if !metaContains(want.Labels, have.Labels, ownedEndpointsLabels) || !metaContains(want.Annotations, have.Annotations, nil) {
+	if !metaContains(want.Labels, have.Labels, ownedEndpointsLabels) || !metaContains(want.Annotations, have.Annotations, ownedEndpointsAnnotations) {
 		return false
 	}
 	if len(want.Subsets) != len(have.Subsets) {
@@ -187,7 +192,7 @@ func updatedEndpoints(want, have *corev1.Endpoints) *corev1.Endpoints {
 	out := have.DeepCopy()
 	out.Subsets = want.Subsets
 	out.Labels = merged(have.Labels, want.Labels, ownedEndpointsLabels)
-	out.Annotations = merged(have.Annotations, want.Annotations, nil)
+	out.Annotations = merged(have.Annotations, want.Annotations, ownedEndpointsAnnotations)
 	return out
 }
 
@@ -197,6 +202,7 @@ func withoutMarks(have *corev1.Endpoints) *corev1.Endpoints {
 	out := have.DeepCopy()
 	delete(out.Labels, discoveryv1.LabelSkipMirror)
 	delete(out.Labels, names.MarkLabel)
+	delete(out.Annotations, corev1.EndpointsOverCapacity)
 	return out
 }
 

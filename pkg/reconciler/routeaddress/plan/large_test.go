@@ -23,6 +23,7 @@ import (
 	"slices"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
@@ -52,16 +53,18 @@ func bigLB(pick4, pick6 []bool) lb {
 
 // TestLargeLoadBalancer walks a load balancer of up to 600 addresses per
 // family through random growth and shrinking, one address or many at a
-// time, in both modes that write EndpointSlices. After each step applied
-// to the simulated apiserver: every address is in exactly one slice of
-// its family, no slice holds more than plan.MaxEndpointsPerSlice, a family
-// of n addresses has ceil(n/100) slices, planning again gives nothing, the
-// names answered throughout, and a step that adds or removes one address
-// writes at most one slice, or two when the family needs one slice fewer.
+// time, in every mode. After each step applied to the simulated
+// apiserver: every address is in exactly one of our slices of its family,
+// no slice holds more than plan.MaxEndpointsPerSlice, a family of n
+// addresses has ceil(n/100) slices, an Endpoints holds the first 1000
+// addresses and is annotated over capacity when there are more, planning
+// again gives nothing, the names answered throughout, and a step that adds
+// or removes one address writes at most one slice per name, or three when
+// the family needs one slice fewer.
 func TestLargeLoadBalancer(t *testing.T) {
-	modes := []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpointsAndSlices}
-	for seed := uint64(1); seed <= 6; seed++ {
-		mode := modes[seed%2]
+	modes := []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpointsAndSlices}
+	for seed := uint64(1); seed <= 9; seed++ {
+		mode := modes[seed%3]
 		t.Run(fmt.Sprintf("seed %d %s", seed, mode), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 7))
 			pick4, pick6 := make([]bool, 600), make([]bool, 600)
@@ -76,7 +79,7 @@ func TestLargeLoadBalancer(t *testing.T) {
 					for i := range pick4 {
 						pick4[i] = rng.Float64() < p
 					}
-					q := rng.Float64() / 3
+					q := rng.Float64()
 					for i := range pick6 {
 						pick6[i] = rng.Float64() < q
 					}
@@ -104,7 +107,7 @@ func TestLargeLoadBalancer(t *testing.T) {
 				if again := plan.Make(in); len(again.Ops) != 0 {
 					t.Fatalf("step %d (%s): second plan not empty:\n%s", step, l.name, describe(again))
 				}
-				checkSplit(t, s, in, l)
+				checkSplit(t, s, in, l, mode)
 				if one && step > 0 {
 					writes := 0
 					for _, op := range p.Ops {
@@ -142,8 +145,24 @@ func countSlices(s *apiserver) int {
 }
 
 // checkSplit checks every name's slices against the load balancer l.
-func checkSplit(t *testing.T, s *apiserver, in plan.Input, l lb) {
+func checkSplit(t *testing.T, s *apiserver, in plan.Input, l lb, mode netcfg.RouteAddressMode) {
 	t.Helper()
+	for _, tg := range in.Targets {
+		ep := s.endpoints[tg.Name]
+		if !mode.WritesEndpoints() {
+			continue
+		}
+		n := len(ep.Subsets[0].Addresses)
+		if want := min(len(l.entries), 1000); n != want {
+			t.Errorf("Endpoints %s hold %d addresses, want %d", tg.Name, n, want)
+		}
+		if got, want := ep.Annotations[corev1.EndpointsOverCapacity], map[bool]string{true: "truncated"}[len(l.entries) > 1000]; got != want {
+			t.Errorf("Endpoints %s are annotated over-capacity %q, want %q", tg.Name, got, want)
+		}
+	}
+	if !mode.WritesEndpointSlices() {
+		return
+	}
 	want := map[discoveryv1.AddressType]map[string]bool{discoveryv1.AddressTypeIPv4: {}, discoveryv1.AddressTypeIPv6: {}}
 	for _, e := range l.entries {
 		a := netip.MustParseAddr(e.IP)

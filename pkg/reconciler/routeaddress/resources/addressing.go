@@ -196,11 +196,23 @@ func headless(placeholder *corev1.Service) *corev1.Service {
 	}
 }
 
-// makeEndpoints is the route reconciler's Endpoints for an IP load balancer, with every
-// address, the resolved port, our mark (names.MarkLabel) and, when our own
-// slices exist too, the label that keeps the mirroring controller from
-// copying it. ips are the
-// addresses' strings.
+// MaxEndpointsAddresses is the most addresses an Endpoints of ours holds:
+// what kube-controller-manager's endpoints controller keeps in one (it
+// truncates the rest and annotates the Endpoints OverCapacityAnnotation),
+// and what its mirroring controller copies into EndpointSlices.
+const MaxEndpointsAddresses = 1000
+
+// OverCapacityAnnotation marks an Endpoints that holds only the first
+// MaxEndpointsAddresses addresses, with the value "truncated", as
+// kube-controller-manager's endpoints controller marks its own.
+const OverCapacityAnnotation = corev1.EndpointsOverCapacity
+
+// makeEndpoints is the route reconciler's Endpoints for an IP load balancer, with
+// the addresses (the first MaxEndpointsAddresses of them, annotated
+// OverCapacityAnnotation when there are more), the resolved port, our mark
+// (names.MarkLabel) and, when our own slices exist too, the label that
+// keeps the mirroring controller from copying it. ips are the addresses'
+// strings.
 func makeEndpoints(svc *corev1.Service, ips []string, port int32, skipMirror bool) *corev1.Endpoints {
 	meta := svc.ObjectMeta
 	mark := map[string]string{names.MarkLabel: names.ManagedBy}
@@ -208,6 +220,10 @@ func makeEndpoints(svc *corev1.Service, ips []string, port int32, skipMirror boo
 		mark[discoveryv1.LabelSkipMirror] = "true"
 	}
 	meta.Labels = kmap.Union(svc.Labels, mark)
+	if len(ips) > MaxEndpointsAddresses {
+		ips = ips[:MaxEndpointsAddresses]
+		meta.Annotations = kmap.Union(svc.Annotations, map[string]string{OverCapacityAnnotation: "truncated"})
+	}
 	addresses := make([]corev1.EndpointAddress, len(ips))
 	for i, ip := range ips {
 		addresses[i].IP = ip
