@@ -88,6 +88,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		endpointsIndexer: endpointsInformer.Informer().GetIndexer(),
 		expect:           newExpectations(),
 		warned:           newWarned(),
+		terminating:      newTerminating(),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })

@@ -18,6 +18,7 @@ package routeaddress
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -402,8 +403,38 @@ func TestReconcileFaults(t *testing.T) {
 			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
 		},
+	}, {
+		// Kubernetes' EndpointSlice controller drops such work too
+		// (NamespaceTerminatingCause): no retry, no Warning (an Event
+		// cannot be created there either), one log line per namespace.
+		Name:         "the namespace is terminating: the write is dropped, not retried",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(route, lbIP),
+		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "services", terminatingErr("services", tg))},
+		WantCreates:  []runtime.Object{desired(route, lbIP, es, on)[tg].Service},
+	}, {
+		Name:         "the namespace is terminating during a replacement's dry run: dropped before the delete",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP, live(routeReconcilerObjects(untagged, lbMesh)...)...),
+		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "services", terminatingErr("services", h))},
+		WantCreates:  []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
 	}}
 	table.Test(t, recording(factory()))
+}
+
+// terminatingErr is the apiserver's answer to a create in a namespace that
+// is being deleted (the NamespaceLifecycle admission plugin's).
+func terminatingErr(resource, name string) error {
+	err := apierrs.NewForbidden(schema.GroupResource{Resource: resource}, name,
+		fmt.Errorf("unable to create new content in namespace %s because it is being terminated", rt.Namespace))
+	err.ErrStatus.Details.Causes = append(err.ErrStatus.Details.Causes, metav1.StatusCause{
+		Type:    corev1.NamespaceTerminatingCause,
+		Message: fmt.Sprintf("namespace %s is being terminated", rt.Namespace),
+		Field:   "metadata.namespace",
+	})
+	return err
 }
 
 func withLabel[T metav1.Object](o T, k, v string) T {

@@ -73,6 +73,8 @@ type Reconciler struct {
 	expect *expectations
 	// warned holds the Warnings last recorded for each Route.
 	warned *warned
+	// terminating holds the namespaces whose writes are dropped.
+	terminating *terminating
 }
 
 // Check that our Reconciler implements routereconciler.Interface.
@@ -113,6 +115,11 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	}
 
 	out, err := c.execute(ctx, r, p.Ops)
+	if errors.Is(err, errNamespaceTerminating) {
+		// Events could not be recorded there either.
+		c.terminating.dropped(ctx, r.Namespace, err)
+		return nil
+	}
 	c.report(ctx, r, append(warnings, out.warnings...))
 	recorder := controller.GetEventRecorder(ctx)
 	for _, v := range []plan.Verb{plan.Create, plan.Delete} {
@@ -463,7 +470,9 @@ func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) (o
 		if failed[op.Service()] {
 			continue
 		}
-		if err := c.apply(ctx, r, op, replacement(ops[i+1:], op), &out); err != nil {
+		if err := c.apply(ctx, r, op, replacement(ops[i+1:], op), &out); errors.Is(err, errNamespaceTerminating) {
+			return out, err
+		} else if err != nil {
 			failed[op.Service()] = true
 			errs = append(errs, err)
 		}
@@ -505,12 +514,18 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 		// The live object holds the name, so a dry run that passes
 		// validation ends in AlreadyExists.
 		if _, err := c.do(ctx, bound, true); err != nil && !apierrs.IsAlreadyExists(err) {
+			if err := namespaceTerminating(err); errors.Is(err, errNamespaceTerminating) {
+				return err
+			}
 			recorder.Eventf(r, corev1.EventTypeWarning, failedReason[plan.Create],
 				"Failed to create %s %q (dry run before replacing it; the current one is kept): %v", op.Kind, op.Name(), err)
 			return fmt.Errorf("failed to create %s %q (dry run): %w", op.Kind, op.Name(), err)
 		}
 	}
 	live, err := c.do(ctx, op, false)
+	if err := namespaceTerminating(err); errors.Is(err, errNamespaceTerminating) {
+		return err
+	}
 	if op.Verb == plan.Create && apierrs.IsAlreadyExists(err) {
 		return c.alreadyExists(ctx, r, op, err, out)
 	}
@@ -556,6 +571,7 @@ const maxSliceEndpoints = 1000
 
 func (c *Reconciler) wrote(r *v1.Route, op plan.Op, out *outcome) {
 	c.expect.wrote(types.NamespacedName{Namespace: r.Namespace, Name: r.Name}, op)
+	c.terminating.wrote(r.Namespace)
 	if _, evented := pastTense[op.Verb]; evented {
 		out.done[op.Verb] = append(out.done[op.Verb], fmt.Sprintf("%s %q", op.Kind, op.Name()))
 	}

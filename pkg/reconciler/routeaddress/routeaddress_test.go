@@ -392,6 +392,7 @@ func factory() Factory {
 			tracker:          ctx.Value(TrackerKey).(tracker.Interface),
 			expect:           newExpectations(),
 			warned:           newWarned(),
+			terminating:      newTerminating(),
 		}
 		if w, ok := ctx.Value(warnedKey{}).([]string); ok {
 			r.warned.seed(k8stypes.NamespacedName{Namespace: rt.Namespace, Name: rt.RouteName}, w)
