@@ -190,7 +190,7 @@ with no endpoints; with no load balancer yet, what exists is kept. Under
 externalname (the default), what the route reconciler will make of the
 name."
 
-ra plan/doc.go plan/types.go plan/compare.go plan/plan.go plan/plan_test.go
+ra plan/doc.go plan/types.go plan/compare.go plan/plan.go plan/plan_test.go plan/split.go plan/split_test.go
 step "routeaddress: the planner" \
 "Diffs a Route's desired objects against those in the cluster into
 ordered operations: slices before a Service turns headless, a Service
@@ -209,7 +209,8 @@ collection), which fields it owns, which EndpointSlices are the Route's,
 taking back a slice whose labels were changed, and waiting for
 kube-controller-manager's mirrored slice before a name relies on it."
 
-ra doc.go config.go config_test.go listers_test.go routeaddress.go expectations.go warned.go routeaddress_test.go
+ra doc.go config.go config_test.go listers_test.go routeaddress.go expectations.go warned.go routeaddress_test.go \
+  terminating.go terminating_test.go status.go status_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our
@@ -255,6 +256,7 @@ addresses, conflicts); the order of the writes against the API; reads
 through the Route index and the EndpointSlice index, scoped to the Route."
 
 git_ -C "${SERVING}" apply "${EPM}"
+ra plan/large_test.go large_test.go
 step "routeaddress: the endpoints and endpointsandslices modes" \
 "route-address-mode endpoints writes a core/v1 Endpoints for each headless
 Service (kube-controller-manager mirrors it into an EndpointSlice), and

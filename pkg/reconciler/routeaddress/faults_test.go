@@ -18,7 +18,6 @@ package routeaddress
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -175,6 +174,8 @@ func TestReconcileFaults(t *testing.T) {
 				"Failed to create Service %q (dry run before replacing it; the current one is kept): %v", h, invalid),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Service %q (dry run): %v", h, invalid),
 		},
+		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "CreationFailed",
+			"Failed to create Service %q (dry run before replacing it; the current one is kept): %v", h, invalid)),
 	}, {
 		// Fault 4: one blocked name never stops the others.
 		Name:    "fault 4: a slice of ours without its managed-by label is taken back, the other name proceeds",
@@ -209,6 +210,7 @@ func TestReconcileFaults(t *testing.T) {
 			done("Created", obj(plan.KindService, tg), obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create EndpointSlice %q: endpointslices.discovery.k8s.io %q already exists", tg+"-ipv4", tg+"-ipv4"),
 		},
+		WantStatusUpdates: addressStatus(route, Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q already exists and is not controlled by Route %q; it is left alone", tg+"-ipv4", h)),
 	}, {
 		Name:    "fault 4: a failing create stops its own name only",
 		Key:     key,
@@ -223,6 +225,7 @@ func TestReconcileFaults(t *testing.T) {
 			created(plan.KindEndpointSlice, h+"-ipv4"),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create EndpointSlice %q: inducing failure", tg+"-ipv4"),
 		},
+		WantStatusUpdates: addressStatus(route, Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create EndpointSlice %q: inducing failure", tg+"-ipv4")),
 	}, {
 		// Fault 5: ours in Endpoints mode with two families, released.
 		Name:    "fault 5: Endpoints mode, IPv4+IPv6, switched to ExternalName: the route reconciler refuses two entries, ours go",
@@ -278,7 +281,7 @@ func TestReconcileFaults(t *testing.T) {
 		Name:    "fault 7: a fallback Warning already reported is not repeated",
 		Key:     key,
 		Ctx:     withWarned(withMode(es, on), fallbackWarning),
-		Objects: base(untagged, lbDomain, live(objects(desired(untagged, lbDomain, es, on))...)...),
+		Objects: base(markedRoute(untagged, fallbackWarning), lbDomain, live(objects(desired(untagged, lbDomain, es, on))...)...),
 	}, {
 		Name:    "fault 7: AlreadyExists for our own Service the informer has not shown: no NotOwned",
 		Key:     key,
@@ -319,6 +322,7 @@ func TestReconcileFaults(t *testing.T) {
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "NotOwned", "Service %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
 		},
+		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "NotOwned", "Service %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h)),
 	}, {
 		Name: "not owned: Endpoints someone else made with the Route's name",
 		Key:  key,
@@ -328,6 +332,7 @@ func TestReconcileFaults(t *testing.T) {
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "NotOwned", "Endpoints %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
 		},
+		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "NotOwned", "Endpoints %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h)),
 	}, {
 		Name: "not owned: an EndpointSlice with our label that the Route does not control",
 		Key:  key,
@@ -337,6 +342,7 @@ func TestReconcileFaults(t *testing.T) {
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h+"-ipv4", h),
 		},
+		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h+"-ipv4", h)),
 	}, {
 		// Writes that fail: an error (the Route is retried) and a Warning,
 		// except a delete that finds the object already gone.
@@ -351,6 +357,7 @@ func TestReconcileFaults(t *testing.T) {
 			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: inducing failure for create services", h),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Service %q: inducing failure for create services", h),
 		},
+		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: inducing failure for create services", h)),
 	}, {
 		Name:         "update fails",
 		Key:          key,
@@ -363,6 +370,7 @@ func TestReconcileFaults(t *testing.T) {
 			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4"),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4"),
 		},
+		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4")),
 	}, {
 		Name:         "delete fails",
 		Key:          key,
@@ -375,6 +383,7 @@ func TestReconcileFaults(t *testing.T) {
 			Eventf(corev1.EventTypeWarning, "DeleteFailed", "Failed to delete Service %q: inducing failure for delete services", tg),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to delete Service %q: inducing failure for delete services", tg),
 		},
+		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "DeleteFailed", "Failed to delete Service %q: inducing failure for delete services", tg)),
 	}, {
 		Name:    "delete finds the object already gone (garbage collected): not an error",
 		Key:     key,
@@ -403,6 +412,7 @@ func TestReconcileFaults(t *testing.T) {
 			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
 		},
+		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4")),
 	}, {
 		// Kubernetes' EndpointSlice controller drops such work too
 		// (NamespaceTerminatingCause): no retry, no Warning (an Event
@@ -422,19 +432,6 @@ func TestReconcileFaults(t *testing.T) {
 		WantCreates:  []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
 	}}
 	table.Test(t, recording(factory()))
-}
-
-// terminatingErr is the apiserver's answer to a create in a namespace that
-// is being deleted (the NamespaceLifecycle admission plugin's).
-func terminatingErr(resource, name string) error {
-	err := apierrs.NewForbidden(schema.GroupResource{Resource: resource}, name,
-		fmt.Errorf("unable to create new content in namespace %s because it is being terminated", rt.Namespace))
-	err.ErrStatus.Details.Causes = append(err.ErrStatus.Details.Causes, metav1.StatusCause{
-		Type:    corev1.NamespaceTerminatingCause,
-		Message: fmt.Sprintf("namespace %s is being terminated", rt.Namespace),
-		Field:   "metadata.namespace",
-	})
-	return err
 }
 
 func withLabel[T metav1.Object](o T, k, v string) T {

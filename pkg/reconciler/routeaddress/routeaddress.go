@@ -44,6 +44,7 @@ import (
 	"knative.dev/pkg/tracker"
 	"knative.dev/serving/pkg/apis/serving"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
+	servingclientset "knative.dev/serving/pkg/client/clientset/versioned"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 	routenames "knative.dev/serving/pkg/reconciler/route/resources/names"
@@ -57,6 +58,8 @@ import (
 // route-address mode asks for.
 type Reconciler struct {
 	kubeclient kubernetes.Interface
+	// client writes the Route's status (ConditionClusterLocalAddressReady).
+	client servingclientset.Interface
 
 	ingressLister   networkinglisters.IngressLister
 	serviceLister   corev1listers.ServiceLister
@@ -111,7 +114,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	warnings = append(warnings, keptWarnings(r, ing, in.Targets, p.Kept)...)
 	for _, b := range p.Blocked {
 		warnings = append(warnings, warning{"NotOwned", fmt.Sprintf(
-			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name)})
+			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name), true})
 	}
 
 	out, err := c.execute(ctx, r, p.Ops)
@@ -120,7 +123,13 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		c.terminating.dropped(ctx, r.Namespace, err)
 		return nil
 	}
-	c.report(ctx, r, append(warnings, out.warnings...))
+	warnings = append(warnings, out.warnings...)
+	c.report(ctx, r, warnings)
+	if serr := c.markAddress(ctx, r, unanswered(append(out.failed, warnings...))); serr != nil && err == nil {
+		err = serr
+	} else if serr != nil {
+		err = combine([]error{err, serr})
+	}
 	recorder := controller.GetEventRecorder(ctx)
 	for _, v := range []plan.Verb{plan.Create, plan.Delete} {
 		if len(out.done[v]) > 0 {
@@ -336,7 +345,13 @@ func (c *Reconciler) routeSlices(ns, route string, wanted []string) ([]*discover
 	return out, nil
 }
 
-type warning struct{ reason, message string }
+// warning is a Warning event about the Route's state. unanswered is true
+// when it means that one of the Route's names has no address of its
+// mode's shape (see ConditionClusterLocalAddressReady).
+type warning struct {
+	reason, message string
+	unanswered      bool
+}
 
 // keptWarnings says, in the order of targets, which names keep their last
 // addresses because the KIngress has no load balancer.
@@ -348,7 +363,7 @@ func keptWarnings(r *v1.Route, ing *netv1alpha1.Ingress, targets []plan.Target, 
 	var out []warning
 	for _, t := range targets {
 		if slices.Contains(kept, t.Name) {
-			out = append(out, warning{"LoadBalancerNotReady", fmt.Sprintf("Service %q keeps its last addresses: %s", t.Name, what)})
+			out = append(out, warning{reason: "LoadBalancerNotReady", message: fmt.Sprintf("Service %q keeps its last addresses: %s", t.Name, what)})
 		}
 	}
 	return out
@@ -412,19 +427,19 @@ func warn(a *resources.Addressing, settings resources.Settings) (warning, bool) 
 	detail := strings.Join(msgs, "; ")
 	if !slices.ContainsFunc(probs, func(p resources.Problem) bool { return p.Reason != resources.ReasonMappedAddress }) {
 		// Every address is used, some after a rewrite.
-		return warning{"LoadBalancerAddressRewritten", fmt.Sprintf("Service %q: %s", a.Name, detail)}, true
+		return warning{reason: "LoadBalancerAddressRewritten", message: fmt.Sprintf("Service %q: %s", a.Name, detail)}, true
 	}
 	switch a.Shape {
 	case resources.ShapeExternalName:
 		return warning{"ExternalNameFallback", fmt.Sprintf(
 			"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
-			a.Name, a.Service.Spec.ExternalName, netcfg.RouteAddressExternalNameFallbackKey, settings.Fallback, detail)}, true
+			a.Name, a.Service.Spec.ExternalName, netcfg.RouteAddressExternalNameFallbackKey, settings.Fallback, detail), true}, true
 	case resources.ShapeHeadlessEmpty:
 		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
 			"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
-			a.Name, netcfg.RouteAddressExternalNameFallbackKey, settings.Fallback, detail)}, true
+			a.Name, netcfg.RouteAddressExternalNameFallbackKey, settings.Fallback, detail), true}, true
 	default:
-		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
+		return warning{reason: "LoadBalancerUnresolvable", message: fmt.Sprintf(
 			"Service %q: some load balancer entries are left out or rewritten: %s", a.Name, detail)}, true
 	}
 }
@@ -439,7 +454,7 @@ func overCapacity(a *resources.Addressing, settings resources.Settings) (warning
 	if settings.Mode.WritesEndpointSlices() {
 		rest = "the EndpointSlices hold them all"
 	}
-	return warning{"EndpointsOverCapacity", fmt.Sprintf(
+	return warning{reason: "EndpointsOverCapacity", message: fmt.Sprintf(
 		"Endpoints %q hold the first %d of the load balancer's %d addresses, the most an Endpoints holds (annotated %s=truncated): %s",
 		a.Name, resources.MaxEndpointsAddresses, len(a.Resolution.Addresses), resources.OverCapacityAnnotation, rest)}, true
 }
@@ -449,6 +464,9 @@ func overCapacity(a *resources.Addressing, settings resources.Settings) (warning
 type outcome struct {
 	done     map[plan.Verb][]string
 	warnings []warning
+	// failed are the writes the apiserver refused, as their Warnings
+	// (recorded when they failed).
+	failed []warning
 	// created holds the UIDs of the Services this execution created: the
 	// owner of their EndpointSlices.
 	created map[string]types.UID
@@ -517,8 +535,9 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 			if err := namespaceTerminating(err); errors.Is(err, errNamespaceTerminating) {
 				return err
 			}
-			recorder.Eventf(r, corev1.EventTypeWarning, failedReason[plan.Create],
-				"Failed to create %s %q (dry run before replacing it; the current one is kept): %v", op.Kind, op.Name(), err)
+			msg := fmt.Sprintf("Failed to create %s %q (dry run before replacing it; the current one is kept): %v", op.Kind, op.Name(), err)
+			recorder.Event(r, corev1.EventTypeWarning, failedReason[plan.Create], msg)
+			out.failed = append(out.failed, warning{failedReason[plan.Create], msg, true})
 			return fmt.Errorf("failed to create %s %q (dry run): %w", op.Kind, op.Name(), err)
 		}
 	}
@@ -533,7 +552,9 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 		// A conflict means our cache was behind: retried without a
 		// Warning, as knative's generated reconcilers do.
 		if !apierrs.IsConflict(err) {
-			recorder.Eventf(r, corev1.EventTypeWarning, failedReason[op.Verb], "Failed to %s %s %q%s: %v", verb, op.Kind, op.Name(), refusedSize(op, err), err)
+			msg := fmt.Sprintf("Failed to %s %s %q%s: %v", verb, op.Kind, op.Name(), refusedSize(op, err), err)
+			recorder.Event(r, corev1.EventTypeWarning, failedReason[op.Verb], msg)
+			out.failed = append(out.failed, warning{failedReason[op.Verb], msg, true})
 		}
 		return fmt.Errorf("failed to %s %s %q: %w", verb, op.Kind, op.Name(), err)
 	}
@@ -596,7 +617,7 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 	}
 	if !ours {
 		out.warnings = append(out.warnings, warning{"NotOwned", fmt.Sprintf(
-			"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name)})
+			"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name), true})
 		return fmt.Errorf("failed to create %s %q: %w", op.Kind, op.Name(), createErr)
 	}
 	have, isSlice := live.(*discoveryv1.EndpointSlice)

@@ -33,6 +33,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	"knative.dev/pkg/apis"
 	fakekubeclient "knative.dev/pkg/client/injection/kube/client/fake"
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/controller"
@@ -393,6 +394,7 @@ func factory() Factory {
 			expect:           newExpectations(),
 			warned:           newWarned(),
 			terminating:      newTerminating(),
+			client:           servingclient.Get(ctx),
 		}
 		if w, ok := ctx.Value(warnedKey{}).([]string); ok {
 			r.warned.seed(k8stypes.NamespacedName{Namespace: rt.Namespace, Name: rt.RouteName}, w)
@@ -477,4 +479,26 @@ func checkEndpointPorts(t *testing.T, r *TableRow) {
 			}
 		}
 	}
+}
+
+// markedRoute is route carrying ConditionClusterLocalAddressReady False
+// with the reason and message of the Warning event (as TableTest writes
+// events: "Warning Reason message").
+func markedRoute(route *v1.Route, event string) *v1.Route {
+	fields := strings.SplitN(event, " ", 3)
+	r := route.DeepCopy()
+	r.Status.Conditions = append(r.Status.Conditions, apis.Condition{
+		Type:     ConditionClusterLocalAddressReady,
+		Status:   corev1.ConditionFalse,
+		Severity: apis.ConditionSeverityWarning,
+		Reason:   fields[1],
+		Message:  fields[2],
+	})
+	return r
+}
+
+// addressStatus is the status update that marks route as markedRoute
+// does.
+func addressStatus(route *v1.Route, event string) []clientgotesting.UpdateActionImpl {
+	return []clientgotesting.UpdateActionImpl{{Object: markedRoute(route, event)}}
 }

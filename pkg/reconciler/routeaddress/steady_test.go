@@ -97,7 +97,7 @@ func TestReconcileSteadyState(t *testing.T) {
 		Name:       "steady state, endpoints, Domain",
 		Key:        key,
 		Ctx:        withMode(ep, on),
-		Objects:    base(route, lbDomain, live(objects(d(lbDomain, ep, on))...)...),
+		Objects:    base(markedRoute(route, fallbackWarning(h)), lbDomain, live(objects(d(lbDomain, ep, on))...)...),
 		WantEvents: []string{fallbackWarning(h), fallbackWarning(tg)},
 	}, {
 		Name:    "steady state, endpoints, MeshOnly",
@@ -128,7 +128,7 @@ func TestReconcileSteadyState(t *testing.T) {
 		Name:       "steady state, endpointslices, Domain",
 		Key:        key,
 		Ctx:        withMode(es, on),
-		Objects:    base(route, lbDomain, live(objects(d(lbDomain, es, on))...)...),
+		Objects:    base(markedRoute(route, fallbackWarning(h)), lbDomain, live(objects(d(lbDomain, es, on))...)...),
 		WantEvents: []string{fallbackWarning(h), fallbackWarning(tg)},
 	}, {
 		Name:    "steady state, endpointslices, MeshOnly",
@@ -159,7 +159,7 @@ func TestReconcileSteadyState(t *testing.T) {
 		Name:       "steady state, endpointsandslices, Domain",
 		Key:        key,
 		Ctx:        withMode(eps, on),
-		Objects:    base(route, lbDomain, live(objects(d(lbDomain, eps, on))...)...),
+		Objects:    base(markedRoute(route, fallbackWarning(h)), lbDomain, live(objects(d(lbDomain, eps, on))...)...),
 		WantEvents: []string{fallbackWarning(h), fallbackWarning(tg)},
 	}, {
 		Name:    "steady state, endpointsandslices, MeshOnly",

@@ -19,13 +19,20 @@ package routeaddress
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
+	corev1 "k8s.io/api/core/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"knative.dev/pkg/logging"
+
+	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
 func TestTerminatingLogsOncePerNamespace(t *testing.T) {
@@ -68,4 +75,17 @@ func TestTerminatingLogsOncePerNamespace(t *testing.T) {
 			t.Errorf("line %d = %q, want %q", i, got[i], want[i])
 		}
 	}
+}
+
+// terminatingErr is the apiserver's answer to a create in a namespace that
+// is being deleted (the NamespaceLifecycle admission plugin's).
+func terminatingErr(resource, name string) error {
+	err := apierrs.NewForbidden(schema.GroupResource{Resource: resource}, name,
+		fmt.Errorf("unable to create new content in namespace %s because it is being terminated", rt.Namespace))
+	err.ErrStatus.Details.Causes = append(err.ErrStatus.Details.Causes, metav1.StatusCause{
+		Type:    corev1.NamespaceTerminatingCause,
+		Message: fmt.Sprintf("namespace %s is being terminated", rt.Namespace),
+		Field:   "metadata.namespace",
+	})
+	return err
 }
