@@ -190,7 +190,7 @@ with no endpoints; with no load balancer yet, what exists is kept. Under
 externalname (the default), what the route reconciler will make of the
 name."
 
-ra plan/doc.go plan/types.go plan/compare.go plan/plan.go plan/plan_test.go plan/split.go plan/split_test.go
+ra plan/doc.go plan/types.go plan/compare.go plan/plan.go plan/plan_test.go plan/split.go
 step "routeaddress: the planner" \
 "Diffs a Route's desired objects against those in the cluster into
 ordered operations: slices before a Service turns headless, a Service
@@ -201,30 +201,44 @@ in externalname mode our objects removed only once the route reconciler
 has reshaped the Service, so that no name stops answering. It compares
 only the fields routeaddress writes. TestMake: one name's plans."
 
-ra plan/compare_test.go plan/apiserver_test.go plan/owners_test.go testing/defaults.go
+ra plan/compare_test.go plan/apiserver_test.go plan/owners_test.go plan/split_test.go testing/defaults.go
 step "routeaddress: the planner's tests against a simulated apiserver" \
 "Tests only: the planner against objects as an apiserver returns them
 (defaulted fields, immutable clusterIP and addressType, garbage
 collection), which fields it owns, which EndpointSlices are the Route's,
-taking back a slice whose labels were changed, and waiting for
-kube-controller-manager's mirrored slice before a name relies on it."
+taking back a slice whose labels were changed, waiting for
+kube-controller-manager's mirrored slice before a name relies on it, and
+how a family's addresses are split over slices of at most 100."
 
-ra doc.go config.go config_test.go listers_test.go routeaddress.go expectations.go warned.go routeaddress_test.go \
-  terminating.go terminating_test.go status.go status_test.go
+ra expectations.go expectations_test.go warned.go terminating.go terminating_test.go
+step "routeaddress: what the reconciler remembers between reconciles" \
+"Three small types the reconciler keeps: the writes its informers have not
+shown yet (a reconcile that starts before they do requeues instead of
+planning again on a stale cache), the Warnings last recorded for each
+Route (each reported once, again after an hour), and the namespaces being
+deleted whose writes it drops (logged once each, as Kubernetes'
+EndpointSlice controller drops such work instead of retrying it)."
+
+ra doc.go config.go config_test.go listers_test.go routeaddress.go status.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our
 EndpointSlices from listers (through an index by Route), builds the desired
 objects, plans and executes them, with a Warning event for what it cannot
-do, each reported once. It reads the route-address settings from the route
-reconciler's configuration store; endpoints and endpointsandslices are left
-to the route reconciler until a later change implements them. The
-TableTests' Listers get an EndpointSlice lister."
+do, each reported once. While one of the Route's names has no address of
+the mode's shape, the Route carries ClusterLocalAddressReady=False with
+that Warning's reason and message (not among Ready's dependents; removed
+once every name has its addresses). A write refused because the namespace
+is terminating ends the reconcile without a retry. It reads the
+route-address settings from the route reconciler's configuration store;
+endpoints and endpointsandslices are left to the route reconciler until a
+later change implements them. The TableTests' Listers get an EndpointSlice
+lister."
 
 # The controller runs the reconciler and the route reconciler leaves it the
 # placeholders in one step: either alone would leave the names fought over,
 # or unmade, under endpointslices.
-ra controller.go controller_test.go expectations_test.go
+ra controller.go controller_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
 before_endpoints_modes pkg/reconciler/route/route.go
@@ -242,7 +256,7 @@ of the Route's names that the Route does not control, with the same
 condition and reason as before (IngressReady=False, NotOwned). With
 externalname (the default) nothing changes."
 
-ra steady_test.go switch_test.go faults_test.go order_test.go index_test.go slices_test.go
+ra steady_test.go switch_test.go faults_test.go order_test.go index_test.go slices_test.go status_test.go
 step "routeaddress: tests of steady state, mode switches, faults, write order and the Route index" \
 "Tests only: every mode and load balancer shape, converged, writes
 nothing; switching between externalname and endpointslices both ways
@@ -252,18 +266,24 @@ balancer changing shape; a name never stops answering where the route
 reconciler's would (a load balancer that goes away, a replacement the
 apiserver refuses, one blocked name never stopping the others, objects
 the Route does not control, each write failing, loopback and IPv4-mapped
-addresses, conflicts); the order of the writes against the API; reads
-through the Route index and the EndpointSlice index, scoped to the Route."
+addresses, conflicts, a namespace being deleted); the Route's
+ClusterLocalAddressReady condition set, changed, removed and written again
+after a conflict; the order of the writes against the API; reads through
+the Route index and the EndpointSlice index, scoped to the Route."
 
 git_ -C "${SERVING}" apply "${EPM}"
-ra plan/large_test.go large_test.go
+ra plan/large_test.go large_test.go resources/endpoints_test.go
 step "routeaddress: the endpoints and endpointsandslices modes" \
 "route-address-mode endpoints writes a core/v1 Endpoints for each headless
 Service (kube-controller-manager mirrors it into an EndpointSlice), and
 endpointsandslices both, the Endpoints labelled so that they are not
 mirrored. Switching from a mode with EndpointSlices to endpoints keeps our
 slices, and switching from externalname keeps the ExternalName Service,
-until the mirrored slice holds the addresses. The route reconciler leaves
+until the mirrored slice holds the addresses. An Endpoints holds the first
+1 000 addresses, annotated endpoints.kubernetes.io/over-capacity=truncated
+beyond that as kube-controller-manager's endpoints controller does (its
+mirroring copies no more), with a Warning naming the count. Tests of a
+load balancer of 250 and 1 200 addresses in every mode. The route reconciler leaves
 the placeholder Services to routeaddress in every mode but externalname."
 
 send "${HUNKS}/_serving/test/e2e/routeaddress/route_address_test.go" "${SERVING}/test/e2e/routeaddress/route_address_test.go"

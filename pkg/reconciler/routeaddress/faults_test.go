@@ -98,6 +98,8 @@ func TestReconcileFaults(t *testing.T) {
 	h, tg := rt.RouteName, rt.TagService
 	invalid := apierrs.NewInvalid(schema.GroupKind{Kind: "Service"}, h,
 		field.ErrorList{field.Invalid(field.NewPath("spec", "externalName"), "X", "must be lower case")})
+	invalidSlice := apierrs.NewInvalid(schema.GroupKind{Group: "discovery.k8s.io", Kind: "EndpointSlice"}, h+"-ipv4",
+		field.ErrorList{field.TooMany(field.NewPath("endpoints"), 1001, 1000)})
 	conflict := apierrs.NewConflict(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, h+"-ipv4", nil)
 
 	fallbackWarning := Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
@@ -413,6 +415,20 @@ func TestReconcileFaults(t *testing.T) {
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
 		},
 		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4")),
+	}, {
+		Name:         "an EndpointSlice refused as invalid: the Warning says how many addresses it held and the limit",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP, live(desired(untagged, lbIP, es, on)[h].Service)...),
+		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "endpointslices", invalidSlice)},
+		WantErr:      true,
+		WantCreates:  []runtime.Object{bound(desired(untagged, lbIP, es, on)[h].Slices[0])},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create EndpointSlice %q holding 1 addresses (at most 1000 in an EndpointSlice): %v", h+"-ipv4", invalidSlice),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create EndpointSlice %q: %v", h+"-ipv4", invalidSlice),
+		},
+		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "CreationFailed",
+			"Failed to create EndpointSlice %q holding 1 addresses (at most 1000 in an EndpointSlice): %v", h+"-ipv4", invalidSlice)),
 	}, {
 		// Kubernetes' EndpointSlice controller drops such work too
 		// (NamespaceTerminatingCause): no retry, no Warning (an Event

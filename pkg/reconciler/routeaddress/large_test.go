@@ -22,6 +22,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgotesting "k8s.io/client-go/testing"
 
@@ -78,6 +79,7 @@ func TestReconcileLargeLoadBalancer(t *testing.T) {
 	on := netcfg.RouteAddressFallbackEnabled
 	h := rt.RouteName
 	ips := manyIPs(1200)
+	tooLarge := apierrs.NewRequestEntityTooLargeError("limit is 3145728")
 	slice := func(name string, from, to int) *discoveryv1.EndpointSlice { return sliceNamed(name, ips[from:to]...) }
 
 	table := TableTest{{
@@ -164,6 +166,19 @@ func TestReconcileLargeLoadBalancer(t *testing.T) {
 		WantUpdates: []clientgotesting.UpdateActionImpl{
 			updateOf(withUID(rt.Endpoints(h, ips[:900]))),
 		},
+	}, {
+		Name:         "an Endpoints refused as too large: the Warning says how many addresses it held",
+		Key:          key,
+		Ctx:          withMode(netcfg.RouteAddressModeEndpoints, on),
+		Objects:      base(route, lbOf(ips[:900]), live(rt.HeadlessService(h))...),
+		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "endpoints", tooLarge)},
+		WantErr:      true,
+		WantCreates:  []runtime.Object{rt.Endpoints(h, ips[:900])},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Endpoints %q holding 900 addresses: %v", h, tooLarge),
+			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Endpoints %q: %v", h, tooLarge),
+		},
+		WantStatusUpdates: addressStatus(route, Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Endpoints %q holding 900 addresses: %v", h, tooLarge)),
 	}}
 	table.Test(t, recording(factory()))
 }

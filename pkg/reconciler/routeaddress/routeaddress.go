@@ -577,7 +577,7 @@ func refusedSize(op plan.Op, err error) string {
 	case *corev1.Endpoints:
 		n := 0
 		for _, s := range o.Subsets {
-			n += len(s.Addresses) + len(s.NotReadyAddresses)
+			n += len(s.Addresses)
 		}
 		return fmt.Sprintf(" holding %d addresses", n)
 	case *discoveryv1.EndpointSlice:

@@ -99,6 +99,18 @@ func TestReconcileStatus(t *testing.T) {
 		}, {
 			Object: untagged,
 		}},
+	}, {
+		Name:    "the status update conflicts and the Route read again already says it: no second write",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(markedRoute(untagged, notOwned), lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
+		WithReactors: []clientgotesting.ReactionFunc{
+			conflictOnce("update", "routes"),
+			serve("routes", untagged),
+		},
+		WantStatusUpdates: []clientgotesting.UpdateActionImpl{{
+			Object: untagged,
+		}},
 	}}
 	table.Test(t, recording(factory()))
 }

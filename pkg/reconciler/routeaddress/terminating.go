@@ -70,7 +70,5 @@ func (t *terminating) dropped(ctx context.Context, ns string, err error) {
 func (t *terminating) wrote(ns string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.m) > 0 {
-		delete(t.m, ns)
-	}
+	delete(t.m, ns)
 }

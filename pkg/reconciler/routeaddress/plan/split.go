@@ -95,18 +95,15 @@ func splitFamily(want *discoveryv1.EndpointSlice, live []*discoveryv1.EndpointSl
 
 	// No more slices than the addresses need: the fullest stay (the
 	// first ones of equal fill), the others' addresses are placed anew.
-	need := (n + MaxEndpointsPerSlice - 1) / MaxEndpointsPerSlice
-	if len(slots) > need {
-		byFill := slices.Clone(slots)
-		slices.SortStableFunc(byFill, func(a, b *slot) int { return cmp.Compare(len(b.members), len(a.members)) })
-		for _, sl := range byFill[need:] {
-			for _, i := range sl.members {
-				placed[i] = false
-			}
+	keep := min(len(slots), (n+MaxEndpointsPerSlice-1)/MaxEndpointsPerSlice)
+	slices.SortStableFunc(slots, func(a, b *slot) int { return cmp.Compare(len(b.members), len(a.members)) })
+	for _, sl := range slots[keep:] {
+		for _, i := range sl.members {
+			placed[i] = false
 		}
-		slots = byFill[:need]
-		slices.SortFunc(slots, func(a, b *slot) int { return cmp.Compare(a.index, b.index) })
 	}
+	slots = slots[:keep]
+	slices.SortFunc(slots, func(a, b *slot) int { return cmp.Compare(a.index, b.index) })
 
 	// The rest fill the slices with room, in order, then new ones under
 	// the lowest free names.
@@ -172,7 +169,7 @@ func slotIndex(base, name string) (int, bool) {
 		return 0, false
 	}
 	k, err := strconv.Atoi(rest)
-	if err != nil || k <= 0 || sliceName(base, k) != name {
+	if err != nil || k < 1 || sliceName(base, k) != name {
 		return 0, false
 	}
 	return k, true

@@ -152,9 +152,11 @@ func TestSplit(t *testing.T) {
 func TestSplitKeepsTheDesiredSlice(t *testing.T) {
 	want := splitSlice("r-ipv4", ips(0, 150)...)
 	want.Namespace, want.Labels = "ns", map[string]string{"a": "b"}
-	small := splitSlice("r-ipv4", ips(0, 3)...)
-	if got := split([]*discoveryv1.EndpointSlice{small}, nil); len(got) != 1 || got[0] != small {
-		t.Errorf("split of 3 addresses = %v, want the desired slice itself", got)
+	full := splitSlice("r-ipv4", ips(0, MaxEndpointsPerSlice)...)
+	for _, live := range [][]*discoveryv1.EndpointSlice{nil, {splitSlice("r-ipv4", ips(0, 3)...)}} {
+		if got := split([]*discoveryv1.EndpointSlice{full}, live); len(got) != 1 || got[0] != full {
+			t.Errorf("split of %d addresses with live slices %v = %v, want the desired slice itself", MaxEndpointsPerSlice, contents(live), contents(got))
+		}
 	}
 	got := split([]*discoveryv1.EndpointSlice{want}, nil)
 	if len(got) != 2 {
