@@ -272,7 +272,7 @@ after a conflict; the order of the writes against the API; reads through
 the Route index and the EndpointSlice index, scoped to the Route."
 
 git_ -C "${SERVING}" apply "${EPM}"
-ra plan/large_test.go large_test.go resources/endpoints_test.go
+ra large_test.go resources/endpoints_test.go
 step "routeaddress: the endpoints and endpointsandslices modes" \
 "route-address-mode endpoints writes a core/v1 Endpoints for each headless
 Service (kube-controller-manager mirrors it into an EndpointSlice), and
