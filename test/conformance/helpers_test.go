@@ -61,6 +61,14 @@ func bg() context.Context { return context.Background() }
 // longer than 2 s is logged with its duration.
 func eventually(t *testing.T, what string, cond func() error) {
 	t.Helper()
+	eventuallyWithin(t, timeout, what, cond)
+}
+
+// eventuallyWithin is eventually with its own timeout, for waits on work
+// whose length grows with the test's size (hundreds of Routes at the
+// controller's client rate limit).
+func eventuallyWithin(t *testing.T, timeout time.Duration, what string, cond func() error) {
+	t.Helper()
 	start := time.Now()
 	deadline := start.Add(timeout)
 	var err error

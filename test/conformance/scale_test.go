@@ -219,7 +219,9 @@ func TestNamespaceDeleted(t *testing.T) {
 	for i := range n {
 		setLoadBalancer(t, ns, fmt.Sprintf("r%d", i), ipEntry(lbIPv4))
 	}
-	eventually(t, fmt.Sprintf("%d headless Services", n), func() error {
+	// 2 writes a Route at the controller's client limit, beside the route
+	// reconciler's: tens of seconds, more on a slow machine.
+	eventuallyWithin(t, 5*time.Minute, fmt.Sprintf("%d headless Services", n), func() error {
 		l, err := env.kube.CoreV1().Services(ns).List(bg(), metav1.ListOptions{})
 		if err != nil {
 			return err
@@ -366,7 +368,7 @@ func TestMirroringOverCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mirrored, slices int
-	eventually(t, "mirrored slices", func() error {
+	count := func() error {
 		l, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=raw"})
 		if err != nil {
 			return err
@@ -375,12 +377,21 @@ func TestMirroringOverCapacity(t *testing.T) {
 		for _, s := range l.Items {
 			mirrored += len(s.Endpoints)
 		}
-		if mirrored == 0 {
-			return fmt.Errorf("none yet")
+		return nil
+	}
+	// kube-controller-manager's mirroring is done when the count stops
+	// changing between two polls.
+	last := -1
+	eventually(t, "the mirrored slices settled", func() error {
+		if err := count(); err != nil {
+			return err
+		}
+		if mirrored == 0 || mirrored != last {
+			last = mirrored
+			return fmt.Errorf("%d addresses mirrored so far", mirrored)
 		}
 		return nil
 	})
-	time.Sleep(3 * time.Second) // settled
 	ep, err := env.kube.CoreV1().Endpoints(ns).Get(bg(), "raw", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)

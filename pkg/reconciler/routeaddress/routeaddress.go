@@ -125,11 +125,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	}
 	warnings = append(warnings, out.warnings...)
 	c.report(ctx, r, warnings)
-	if serr := c.markAddress(ctx, r, unanswered(append(out.failed, warnings...))); serr != nil && err == nil {
-		err = serr
-	} else if serr != nil {
-		err = combine([]error{err, serr})
-	}
+	err = combine([]error{err, c.markAddress(ctx, r, unanswered(append(out.failed, warnings...)))})
 	recorder := controller.GetEventRecorder(ctx)
 	for _, v := range []plan.Verb{plan.Create, plan.Delete} {
 		if len(out.done[v]) > 0 {
@@ -649,14 +645,16 @@ func (c *Reconciler) get(ctx context.Context, op plan.Op) (metav1.Object, error)
 	}
 }
 
-// combine returns the errors of one reconcile as one. A real failure comes
-// first and hides requeues and conflicts (its backoff retries them all);
-// with conflicts only, the result is a conflict (no Warning, as knative's
-// generated reconcilers treat it); with requeues only, a requeue.
+// combine returns the errors of one reconcile as one, nil ones left out. A
+// real failure comes first and hides requeues and conflicts (its backoff
+// retries them all); with conflicts only, the result is a conflict (no
+// Warning, as knative's generated reconcilers treat it); with requeues
+// only, a requeue.
 func combine(errs []error) error {
 	var failures, conflicts, requeues []error
 	for _, err := range errs {
 		switch {
+		case err == nil:
 		case apierrs.IsConflict(err):
 			conflicts = append(conflicts, err)
 		case isRequeue(err):
