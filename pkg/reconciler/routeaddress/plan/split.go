@@ -38,10 +38,11 @@ const MaxEndpointsPerSlice = 100
 // in the live slice that holds it, a new one goes to the first slice with
 // room, and a slice is added only when every one is full. A family takes
 // ceil(n/MaxEndpointsPerSlice) slices: when it has more, the fullest stay
-// and the others' addresses move into them. The first slice has the
-// desired slice's name, the others that name with "-1", "-2", … appended.
-// New slices come before live ones, so that an address moving between
-// slices is never in neither. live are our slices of the Service.
+// and the others' addresses move into them. A slice is named after the
+// desired slice: its name, or that name with "-1", "-2", … appended (a
+// new one takes the lowest free). New slices come before live ones, so
+// that an address moving between slices is never in neither. live are our
+// slices of the Service.
 func split(want, live []*discoveryv1.EndpointSlice) []*discoveryv1.EndpointSlice {
 	var out []*discoveryv1.EndpointSlice
 	for _, w := range want {
