@@ -128,32 +128,17 @@ the config webhooks refuse."
 # --- serving ----------------------------------------------------------------
 # One pull request per commit, each building and passing its packages' tests
 # on its own (verify-upstream.sh), at most ~1 500 changed lines outside
-# vendor/: the endpointslices mode first, then the endpoints modes.
-# serving-endpoints-modes.patch is the endpoints modes' change to the files
-# that exist before it: each of those files is sent as this repository has
-# it and then taken back to before the endpoints modes (git apply -R of
-# its part of the patch), and the endpoints-modes commit applies the whole
-# patch forward, so that the last commit leaves exactly what is tested here.
-EPM="${HUNKS}/serving-endpoints-modes.patch"
-# before_endpoints_modes PATH...: takes serving's PATHs back to before the
-# endpoints modes, where the patch touches them.
-before_endpoints_modes() {
-  local f
-  for f in "$@"; do
-    if grep -q "^+++ b/${f}$" "${EPM}"; then
-      git_ -C "${SERVING}" apply -R --include="${f}" "${EPM}"
-    fi
-  done
-}
+# vendor/. Each is whole files of this repository (imports rewritten by
+# send), the few of serving's own that differ (hack/upstream/_serving), and
+# patches to serving's existing files.
 # ra FILE...: sends pkg/reconciler/routeaddress/FILE (serving's version in
-# hack/upstream/_serving when there is one), as before the endpoints modes.
+# hack/upstream/_serving when there is one).
 ra() {
   local f src
   for f in "$@"; do
     src="${RA}/${f}"
     [[ -f "${HUNKS}/_serving/${RA}/${f}" ]] && src="${HUNKS}/_serving/${RA}/${f}"
     send "${src}" "${SERVING}/${RA}/${f}"
-    before_endpoints_modes "${RA}/${f}"
   done
 }
 # step SUBJECT BODY: vendor/ as update-deps would leave it, then the commit.
@@ -176,15 +161,21 @@ without a cluster IP, an address the apiserver refuses in endpoints), and
 the entry an ExternalName Service would point at. Also the names of the
 objects routeaddress writes and the test fixtures."
 
-ra resources/addressing.go resources/addressing_test.go resources/placeholders.go resources/placeholders_test.go \
-  testing/objects.go
-step "routeaddress: the headless Service and EndpointSlices of a Route's names" \
-"What each of a Route's cluster-local names becomes under route-address-mode
-endpointslices: the route reconciler's placeholder made a selector-less
-headless Service (its metadata and ports), with one EndpointSlice per
-address family holding the resolved addresses, controlled by that Service;
-the route reconciler's own ClusterIP Service for a MeshOnly load balancer;
-its ExternalName Service where nothing resolves and
+ra resources/addressing.go resources/addressing_test.go resources/endpoints_test.go \
+  resources/placeholders.go resources/placeholders_test.go testing/objects.go
+step "routeaddress: the headless Service, Endpoints and EndpointSlices of a Route's names" \
+"What each of a Route's cluster-local names becomes under each
+route-address-mode: the route reconciler's placeholder made a
+selector-less headless Service (its metadata and ports), with an
+EndpointSlice per address family holding the resolved addresses,
+controlled by that Service (endpointslices), a core/v1 Endpoints holding
+them that kube-controller-manager mirrors (endpoints), or both, the
+Endpoints labelled so that they are not mirrored (endpointsandslices). An
+Endpoints holds the first 1 000 addresses, annotated
+endpoints.kubernetes.io/over-capacity=truncated beyond that, as
+kube-controller-manager's endpoints controller does. The route
+reconciler's own ClusterIP Service for a MeshOnly load balancer; its
+ExternalName Service where nothing resolves and
 route-address-externalname-fallback is enabled, else a headless Service
 with no endpoints; with no load balancer yet, what exists is kept. Under
 externalname (the default), what the route reconciler will make of the
@@ -229,11 +220,12 @@ do, each reported once. While one of the Route's names has no address of
 the mode's shape, the Route carries ClusterLocalAddressReady=False with
 that Warning's reason and message (not among Ready's dependents; removed
 once every name has its addresses). A write refused because the namespace
-is terminating ends the reconcile without a retry. It reads the
-route-address settings from the route reconciler's configuration store;
-endpoints and endpointsandslices are left to the route reconciler until a
-later change implements them. The TableTests' Listers get an EndpointSlice
-lister."
+is terminating ends the reconcile without a retry. In the endpoints
+modes, a switch away from a mode with EndpointSlices keeps ours, and one
+from externalname keeps the ExternalName Service, until
+kube-controller-manager's mirrored slice holds the addresses. It reads
+the route-address settings from the route reconciler's configuration
+store. The TableTests' Listers get an EndpointSlice lister."
 
 # The controller runs the reconciler and the route reconciler leaves it the
 # placeholders in one step: either alone would leave the names fought over,
@@ -241,7 +233,6 @@ lister."
 ra controller.go controller_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
-before_endpoints_modes pkg/reconciler/route/route.go
 step "routeaddress: run by the controller, which leaves it the placeholder Services" \
 "The controller binary runs the routeaddress reconciler, which watches only
 the EndpointSlices it manages (a filtered informer), its Routes' KIngresses,
@@ -249,7 +240,7 @@ Services and Endpoints through an index by Route, and resyncs on a change
 of the settings it reads; the controller's role may update
 services/finalizers (the slices are controlled by their Service).
 
-With route-address-mode endpointslices the route reconciler no longer
+With a route-address-mode other than externalname the route reconciler no longer
 creates, updates or deletes a Route's placeholder Services and Endpoints:
 routeaddress owns them. It still reports a Service or Endpoints under one
 of the Route's names that the Route does not control, with the same
@@ -271,20 +262,14 @@ ClusterLocalAddressReady condition set, changed, removed and written again
 after a conflict; the order of the writes against the API; reads through
 the Route index and the EndpointSlice index, scoped to the Route."
 
-git_ -C "${SERVING}" apply "${EPM}"
-ra large_test.go resources/endpoints_test.go
-step "routeaddress: the endpoints and endpointsandslices modes" \
-"route-address-mode endpoints writes a core/v1 Endpoints for each headless
-Service (kube-controller-manager mirrors it into an EndpointSlice), and
-endpointsandslices both, the Endpoints labelled so that they are not
-mirrored. Switching from a mode with EndpointSlices to endpoints keeps our
-slices, and switching from externalname keeps the ExternalName Service,
-until the mirrored slice holds the addresses. An Endpoints holds the first
-1 000 addresses, annotated endpoints.kubernetes.io/over-capacity=truncated
-beyond that as kube-controller-manager's endpoints controller does (its
-mirroring copies no more), with a Warning naming the count. Tests of a
-load balancer of 250 and 1 200 addresses in every mode. The route reconciler leaves
-the placeholder Services to routeaddress in every mode but externalname."
+ra large_test.go
+step "routeaddress: tests of load balancers with many addresses" \
+"Tests only: a load balancer of 250 and 1 200 addresses in every mode,
+through the reconciler: EndpointSlices of at most 100 addresses (an
+address added, one removed, a hundred removed with a slice folded into
+the others), an Endpoints holding the first 1 000 with the over-capacity
+annotation and its Warning, and an Endpoints the apiserver refuses as too
+large."
 
 send "${HUNKS}/_serving/test/e2e/routeaddress/route_address_test.go" "${SERVING}/test/e2e/routeaddress/route_address_test.go"
 step "test/e2e: a Route's cluster-local Service with a managed route-address-mode" \

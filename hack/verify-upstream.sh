@@ -18,7 +18,7 @@
 # patches one by one to fresh knative.dev/pkg (its controller package's
 # tests run), knative.dev/networking and knative.dev/serving trees, builds
 # each step (and in serving vets and tests the packages each patch
-# changes, and checks its size), then builds, vets and tests the patched trees,
+# changes, runs serving's style checks on them, and checks its size), then builds, vets and tests the patched trees,
 # and checks that serving needs no module it did not need before (its
 # go.mod unchanged but for a replace of networking by the patched tree).
 #
@@ -84,7 +84,38 @@ for p in "${PATCHES}"/networking/*.patch; do
   echo "applied and built: networking/$(basename "$p")"
 done
 
-echo "=== serving: apply each patch; its imports resolved from vendor/ as serving's CI does (-mod=vendor), built, gofmt"
+# serving's pull-request style checks (knative/actions' style workflow):
+# golangci-lint at the version that workflow pins, with serving's own
+# .golangci.yaml (its linters and formatters: gofmt, gofumpt, goimports),
+# on the lines each patch adds; and no trailing white space or missing
+# final newline.
+GOLANGCI_LINT_VERSION=v2.11.4
+TOOLS="${XDG_CACHE_HOME:-${HOME}/.cache}/route-address/tools/golangci-lint-${GOLANGCI_LINT_VERSION}"
+if [[ ! -x "${TOOLS}/golangci-lint" ]]; then
+  echo "=== building golangci-lint ${GOLANGCI_LINT_VERSION} (serving's style check) into ${TOOLS}"
+  GOFLAGS=-mod=mod GOBIN="${TOOLS}" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${GOLANGCI_LINT_VERSION}"
+fi
+LINT="${TOOLS}/golangci-lint"
+# style PACKAGE...: serving's style checks on what HEAD adds to PACKAGEs.
+style() {
+  (cd "${SERVING}" && GOFLAGS=-mod=mod "${LINT}" run --new-from-rev HEAD~1 "$@")
+  local ws
+  ws="$(git_ -C "${SERVING}" diff --check HEAD~1 -- ':!vendor' || true)"
+  if [[ -n "${ws}" ]]; then
+    echo "${ws}"
+    echo "FAIL: trailing white space or blank lines at the end of a file"
+    return 1
+  fi
+  local f
+  while IFS= read -r f; do
+    if [[ -s "${SERVING}/${f}" && "$(tail -c1 "${SERVING}/${f}" | od -An -c | tr -d ' ')" != '\n' ]]; then
+      echo "FAIL: ${f} does not end in a newline"
+      return 1
+    fi
+  done < <(git_ -C "${SERVING}" diff --name-only --diff-filter=AM HEAD~1 -- ':!vendor')
+}
+
+echo "=== serving: apply each patch; its imports resolved from vendor/ as serving's CI does (-mod=vendor), built, serving's style checks (golangci-lint ${GOLANGCI_LINT_VERSION}, .golangci.yaml)"
 # The networking bump, as hack/update-deps.sh would make it once the
 # networking patch is released: here a replace of the patched tree, and
 # vendor/ updated for it.
@@ -108,11 +139,6 @@ for p in "${PATCHES}"/serving/*.patch; do
     echo "FAIL: serving/$(basename "$p"): vendor/ is not what go mod vendor makes"
     exit 1
   fi
-  unformatted="$(cd "${SERVING}" && git_ diff --name-only HEAD~1 -- '*.go' ':!vendor' | xargs -r gofmt -l)"
-  if [[ -n "${unformatted}" ]]; then
-    echo "FAIL: serving/$(basename "$p"): gofmt -l: ${unformatted}"
-    exit 1
-  fi
   # Each pull request passes its own packages' tests: vet and test every
   # package whose Go files it changes, at this commit. go test's cache is
   # left on for serving's packages: a package whose test binary and the
@@ -130,7 +156,11 @@ for p in "${PATCHES}"/serving/*.patch; do
     (cd "${SERVING}" && GOFLAGS=-mod=mod go vet -tags e2e ${e2e})
     echo "  vetted with -tags e2e: ${e2e}"
   fi
-  echo "applied, imports resolved from vendor/, built, gofmt-clean, its packages vetted and tested: serving/$(basename "$p")"
+  if [[ ${#touched[@]} -gt 0 || -n "${e2e}" ]]; then
+    # shellcheck disable=SC2086
+    style "${touched[@]}" ${e2e}
+  fi
+  echo "applied, imports resolved from vendor/, built, its packages vetted and tested, serving's style checks passed: serving/$(basename "$p")"
 done
 
 echo "=== zero new modules"

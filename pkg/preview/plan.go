@@ -21,8 +21,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -360,7 +360,7 @@ func (st *Status) WriteTable(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAMESPACE\tROUTE\tSERVICE\tSHAPE")
 	for _, r := range st.Routes {
-		for _, svc := range sortedKeys(r.Shapes) {
+		for _, svc := range slices.Sorted(maps.Keys(r.Shapes)) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Namespace, r.Route, svc, r.Shapes[svc])
 		}
 	}
@@ -381,15 +381,6 @@ func (st *Status) WriteTable(w io.Writer) {
 			fmt.Fprintln(w, "route-address does not run: `kubectl route-address cleanup` removes them")
 		}
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // WriteJSON prints the status for programs.

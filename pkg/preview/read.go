@@ -247,30 +247,22 @@ func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.Rout
 	}
 	in := plan.Input{Owner: r, Actual: actual, Released: !cfg.Mode.Managed()}
 	var ads []*resources.Addressing
-	resolver := resources.NewResolver(cl.lister)
-	for i, tag := range tags {
+	src := resources.Source{
+		Ingress:  ing,
+		Settings: resources.Settings{Mode: cfg.Mode, Fallback: cfg.ExternalNameFallback},
+		Resolver: resources.NewResolver(cl.lister),
+	}
+	for i, ph := range placeholders {
 		isPrivate := false
 		if s := live[svcNames[i]]; s != nil {
 			isPrivate = routeresources.IsClusterLocalService(s)
 		}
-		a, err := resources.MakeAddressing(ctx, r, tag, placeholders[i], ing, isPrivate, resources.Settings{Mode: cfg.Mode, Fallback: cfg.ExternalNameFallback}, resolver)
+		a, err := resources.MakeAddressing(ctx, r, ph, isPrivate, src)
 		if err != nil {
 			return in, nil, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
 		}
-		in.Targets = append(in.Targets, target(a))
+		in.Targets = append(in.Targets, *a)
 		ads = append(ads, a)
 	}
 	return in, ads, nil
-}
-
-// target is the planner's view of an addressing.
-func target(a *resources.Addressing) plan.Target {
-	return plan.Target{
-		Name:      a.Name,
-		Service:   a.Service,
-		Endpoints: a.Endpoints,
-		Slices:    a.Slices,
-		Handback:  plan.Handback{Ready: a.Handback.Ready, Endpoints: a.Handback.Endpoints, Refused: a.Handback.Refused},
-		Keep:      a.Keep,
-	}
 }

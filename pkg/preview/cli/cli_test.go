@@ -65,10 +65,14 @@ func world(mode string) (preview.Clients, *kubefake.Clientset, *servingfake.Clie
 	blocked.Namespace, blocked.Name, blocked.UID = "other", "blocked", "blocked-uid"
 	ext := func(name string) *corev1.Service {
 		return &corev1.Service{
-			ObjectMeta: metav1.ObjectMeta{Namespace: rt.Namespace, Name: name, Labels: map[string]string{"serving.knative.dev/route": rt.RouteName},
-				OwnerReferences: ing.OwnerReferences},
-			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: rt.GatewayDomain,
-				Ports: []corev1.ServicePort{{Name: "http2", Port: 80}}},
+			ObjectMeta: metav1.ObjectMeta{
+				Namespace: rt.Namespace, Name: name, Labels: map[string]string{"serving.knative.dev/route": rt.RouteName},
+				OwnerReferences: ing.OwnerReferences,
+			},
+			Spec: corev1.ServiceSpec{
+				Type: corev1.ServiceTypeExternalName, ExternalName: rt.GatewayDomain,
+				Ports: []corev1.ServicePort{{Name: "http2", Port: 80}},
+			},
 		}
 	}
 	kube := kubefake.NewClientset(
@@ -76,8 +80,10 @@ func world(mode string) (preview.Clients, *kubefake.Clientset, *servingfake.Clie
 		cm("config-domain", map[string]string{"example.com": ""}),
 		rt.GatewayService([]string{"10.96.0.10"}),
 		ext(rt.RouteName), ext(rt.TagService),
-		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "other", Name: "blocked"},
-			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.0.99"}},
+		&corev1.Service{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "other", Name: "blocked"},
+			Spec:       corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.0.99"},
+		},
 	)
 	serving := servingfake.NewSimpleClientset(hello, blocked)
 	net := netfake.NewSimpleClientset(ing)
@@ -256,8 +262,10 @@ func TestHelpAndKubectlFlags(t *testing.T) {
 	}
 	defer func() { NewClients = saved }()
 	var out, errOut bytes.Buffer
-	code := Main(context.Background(), []string{"status", "-n", "other", "--context", "prod", "--as", "alice",
-		"--request-timeout", "5s", "--kubeconfig", "/tmp/kc"}, &out, &errOut)
+	code := Main(context.Background(), []string{
+		"status", "-n", "other", "--context", "prod", "--as", "alice",
+		"--request-timeout", "5s", "--kubeconfig", "/tmp/kc",
+	}, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
 	}
@@ -273,7 +281,8 @@ func controllerObjects(replicas, updated int32, leaseAge time.Duration, now time
 	dep := &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: "controller", Generation: 2},
 		Spec: appsv1.DeploymentSpec{Replicas: &replicas, Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
-			Containers: []corev1.Container{{Name: "controller", Image: "registry.example/route-address/controller@sha256:1"}}}}},
+			Containers: []corev1.Container{{Name: "controller", Image: "registry.example/route-address/controller@sha256:1"}},
+		}}},
 		Status: appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: replicas, UpdatedReplicas: updated, AvailableReplicas: replicas},
 	}
 	out := []runtime.Object{dep}
@@ -281,8 +290,10 @@ func controllerObjects(replicas, updated int32, leaseAge time.Duration, now time
 		holder, d := "controller-7d9f_1234", int32(15)
 		out = append(out, &coordinationv1.Lease{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: "controller.knative.dev.route-address.pkg.reconciler.routeaddress.reconciler.00-of-01"},
-			Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &d,
-				RenewTime: &metav1.MicroTime{Time: now.Add(-leaseAge)}},
+			Spec: coordinationv1.LeaseSpec{
+				HolderIdentity: &holder, LeaseDurationSeconds: &d,
+				RenewTime: &metav1.MicroTime{Time: now.Add(-leaseAge)},
+			},
 		})
 	}
 	return out
@@ -349,11 +360,17 @@ func TestSwitchRefusedWhileAnOldControllerRuns(t *testing.T) {
 func TestStatusListsWhatARollbackLeaves(t *testing.T) {
 	c, kube, _ := world("EndpointsAndSlices")
 	for _, o := range []runtime.Object{
-		&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "hello-ipv4",
-			Labels: map[string]string{discoveryv1.LabelManagedBy: "routeaddress-controller.knative.dev", discoveryv1.LabelServiceName: "hello"}},
-			AddressType: discoveryv1.AddressTypeIPv4},
-		&corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "hello",
-			Labels: map[string]string{"serving.knative.dev/route-address": "routeaddress-controller.knative.dev"}}},
+		&discoveryv1.EndpointSlice{
+			ObjectMeta: metav1.ObjectMeta{
+				Namespace: "default", Name: "hello-ipv4",
+				Labels: map[string]string{discoveryv1.LabelManagedBy: "routeaddress-controller.knative.dev", discoveryv1.LabelServiceName: "hello"},
+			},
+			AddressType: discoveryv1.AddressTypeIPv4,
+		},
+		&corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{
+			Namespace: "default", Name: "hello",
+			Labels: map[string]string{"serving.knative.dev/route-address": "routeaddress-controller.knative.dev"},
+		}},
 		&corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "upstreams"}},
 	} {
 		if err := kube.Tracker().Add(o); err != nil {
@@ -373,9 +390,13 @@ func TestStatusListsWhatARollbackLeaves(t *testing.T) {
 // route-address running, cleanup refuses and writes nothing.
 func TestCleanup(t *testing.T) {
 	ours := func(name, svc string) *discoveryv1.EndpointSlice {
-		return &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, UID: types.UID(name),
-			Labels: map[string]string{discoveryv1.LabelManagedBy: "routeaddress-controller.knative.dev", discoveryv1.LabelServiceName: svc}},
-			AddressType: discoveryv1.AddressTypeIPv4}
+		return &discoveryv1.EndpointSlice{
+			ObjectMeta: metav1.ObjectMeta{
+				Namespace: "default", Name: name, UID: types.UID(name),
+				Labels: map[string]string{discoveryv1.LabelManagedBy: "routeaddress-controller.knative.dev", discoveryv1.LabelServiceName: svc},
+			},
+			AddressType: discoveryv1.AddressTypeIPv4,
+		}
 	}
 	headless := func(name string) *corev1.Service {
 		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name}, Spec: corev1.ServiceSpec{ClusterIP: corev1.ClusterIPNone}}
@@ -385,9 +406,11 @@ func TestCleanup(t *testing.T) {
 		// Endpoints; kube-controller-manager has mirrored them.
 		headless("byip"), ours("byip-ipv4", "byip"),
 		&corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "byip", Labels: map[string]string{
-			"serving.knative.dev/route-address": "routeaddress-controller.knative.dev", discoveryv1.LabelSkipMirror: "true", "app": "x"}}},
+			"serving.knative.dev/route-address": "routeaddress-controller.knative.dev", discoveryv1.LabelSkipMirror: "true", "app": "x",
+		}}},
 		&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "byip-abcde", Labels: map[string]string{
-			discoveryv1.LabelManagedBy: "endpointslicemirroring-controller.k8s.io", discoveryv1.LabelServiceName: "byip"}}},
+			discoveryv1.LabelManagedBy: "endpointslicemirroring-controller.k8s.io", discoveryv1.LabelServiceName: "byip",
+		}}},
 		// internal: upstream made it ExternalName.
 		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "internal"}, Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "gw.example"}},
 		ours("internal-ipv4", "internal"),

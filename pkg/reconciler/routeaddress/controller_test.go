@@ -176,11 +176,14 @@ func TestConfigResync(t *testing.T) {
 		{"config-network, a key nothing parses", with(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices", "unread-key": "x"}), 0},
 		{"route-address-mode changed", with(map[string]string{netcfg.RouteAddressModeKey: "Endpoints"}), 1},
 		{"route-address-externalname-fallback changed", with(map[string]string{
-			netcfg.RouteAddressModeKey: "Endpoints", netcfg.RouteAddressExternalNameFallbackKey: "Disabled"}), 1},
+			netcfg.RouteAddressModeKey: "Endpoints", netcfg.RouteAddressExternalNameFallbackKey: "Disabled",
+		}), 1},
 		{"domain-template changed", with(map[string]string{
-			netcfg.RouteAddressModeKey: "Endpoints", netcfg.RouteAddressExternalNameFallbackKey: "Disabled", netcfg.DomainTemplateKey: "{{.Name}}-{{.Namespace}}.{{.Domain}}"}), 1},
+			netcfg.RouteAddressModeKey: "Endpoints", netcfg.RouteAddressExternalNameFallbackKey: "Disabled", netcfg.DomainTemplateKey: "{{.Name}}-{{.Namespace}}.{{.Domain}}",
+		}), 1},
 		{"config-network, the same values saved again", with(map[string]string{
-			netcfg.RouteAddressModeKey: "Endpoints", netcfg.RouteAddressExternalNameFallbackKey: "Disabled", netcfg.DomainTemplateKey: "{{.Name}}-{{.Namespace}}.{{.Domain}}"}), 0},
+			netcfg.RouteAddressModeKey: "Endpoints", netcfg.RouteAddressExternalNameFallbackKey: "Disabled", netcfg.DomainTemplateKey: "{{.Name}}-{{.Namespace}}.{{.Domain}}",
+		}), 0},
 	}
 	for _, s := range steps {
 		if got := load(s.cm); got != s.want {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 )
@@ -36,8 +37,8 @@ type expectations struct {
 	m  map[types.NamespacedName][]expectation
 	// ttl bounds how long a write is waited for (an object created and
 	// deleted by someone else before our informer saw it).
-	ttl time.Duration
-	now func() time.Time
+	ttl   time.Duration
+	clock clock.PassiveClock
 }
 
 type expectation struct {
@@ -53,12 +54,12 @@ type expectation struct {
 }
 
 func newExpectations() *expectations {
-	return &expectations{m: map[types.NamespacedName][]expectation{}, ttl: 30 * time.Second, now: time.Now}
+	return &expectations{m: map[types.NamespacedName][]expectation{}, ttl: 30 * time.Second, clock: clock.RealClock{}}
 }
 
 // wrote records a successful operation for the Route.
 func (e *expectations) wrote(route types.NamespacedName, op plan.Op) {
-	x := expectation{kind: op.Kind, name: op.Name(), at: e.now()}
+	x := expectation{kind: op.Kind, name: op.Name(), at: e.clock.Now()}
 	switch op.Verb {
 	case plan.Create:
 		x.created = true
@@ -82,7 +83,7 @@ func (e *expectations) satisfied(route types.NamespacedName, lookup cached) bool
 	defer e.mu.Unlock()
 	pending := e.m[route][:0]
 	for _, x := range e.m[route] {
-		if e.now().Sub(x.at) > e.ttl {
+		if e.clock.Now().Sub(x.at) > e.ttl {
 			continue
 		}
 		rv, uid, found := lookup(x.kind, x.name)

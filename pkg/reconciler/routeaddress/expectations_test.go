@@ -23,6 +23,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	clocktesting "k8s.io/utils/clock/testing"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 )
@@ -40,9 +41,9 @@ func (f fakeCache) lookup(kind plan.Kind, name string) (string, types.UID, bool)
 }
 
 func TestExpectations(t *testing.T) {
-	now := time.Unix(1000, 0)
+	now := clocktesting.NewFakePassiveClock(time.Unix(1000, 0))
 	e := newExpectations()
-	e.now = func() time.Time { return now }
+	e.clock = now
 	route := types.NamespacedName{Namespace: "ns", Name: "r"}
 	svc := func(name, rv string, uid types.UID) *corev1.Service {
 		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: rv, UID: uid}}
@@ -77,11 +78,11 @@ func TestExpectations(t *testing.T) {
 	if e.satisfied(route, cache.lookup) {
 		t.Fatal("satisfied before the ttl")
 	}
-	now = now.Add(30 * time.Second)
+	now.SetTime(now.Now().Add(30 * time.Second))
 	if e.satisfied(route, cache.lookup) {
 		t.Fatal("satisfied at the ttl (30 s), want still blocked")
 	}
-	now = now.Add(time.Second)
+	now.SetTime(now.Now().Add(time.Second))
 	if !e.satisfied(route, cache.lookup) {
 		t.Fatal("still blocked after the ttl")
 	}
@@ -121,18 +122,18 @@ func TestExpectationsOneWrite(t *testing.T) {
 // TestWarnedRepeat: a Warning that still applies is recorded again once
 // repeatTTL has passed, not before.
 func TestWarnedRepeat(t *testing.T) {
-	now := time.Unix(1000, 0)
+	now := clocktesting.NewFakePassiveClock(time.Unix(1000, 0))
 	w := newWarned()
-	w.now = func() time.Time { return now }
+	w.clock = now
 	route := types.NamespacedName{Namespace: "ns", Name: "r"}
 	if got := w.filter(route, []string{"x"}); len(got) != 1 {
 		t.Fatalf("first time: recorded %v, want [x]", got)
 	}
-	now = now.Add(repeatTTL - time.Second)
+	now.SetTime(now.Now().Add(repeatTTL - time.Second))
 	if got := w.filter(route, []string{"x"}); len(got) != 0 {
 		t.Fatalf("before repeatTTL: recorded %v, want nothing", got)
 	}
-	now = now.Add(time.Second)
+	now.SetTime(now.Now().Add(time.Second))
 	if got := w.filter(route, []string{"x"}); len(got) != 1 {
 		t.Fatalf("at repeatTTL: recorded %v, want [x]", got)
 	}

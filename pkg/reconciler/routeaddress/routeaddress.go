@@ -27,7 +27,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -97,8 +96,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	if err != nil {
 		return err
 	}
-	tags := resources.TargetTags(r)
-	placeholders, err := resources.Placeholders(ctx, r, tags)
+	placeholders, err := resources.Placeholders(ctx, r, resources.TargetTags(r))
 	if err != nil {
 		return err
 	}
@@ -106,7 +104,8 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	if err != nil {
 		return err
 	}
-	in, warnings, err := c.desired(ctx, r, tags, placeholders, ing, settings, actual)
+	src := resources.Source{Ingress: ing, Settings: settings, Resolver: resources.NewResolver(c.serviceLister)}
+	in, warnings, err := c.desired(ctx, r, placeholders, src, actual)
 	if err != nil {
 		return err
 	}
@@ -259,8 +258,9 @@ func (c *Reconciler) actual(r *v1.Route, placeholders []*resources.Placeholder) 
 const RouteIndex = "serving.knative.dev/route"
 
 func routeIndexFunc(obj interface{}) ([]string, error) {
-	o, err := meta.Accessor(obj)
-	if err != nil {
+	// An informer of Services or Endpoints holds nothing else.
+	o, ok := obj.(metav1.Object)
+	if !ok {
 		return nil, nil
 	}
 	if r := o.GetLabels()[serving.RouteLabelKey]; r != "" {
@@ -351,7 +351,7 @@ type warning struct {
 
 // keptWarnings says, in the order of targets, which names keep their last
 // addresses because the KIngress has no load balancer.
-func keptWarnings(r *v1.Route, ing *netv1alpha1.Ingress, targets []plan.Target, kept []string) []warning {
+func keptWarnings(r *v1.Route, ing *netv1alpha1.Ingress, targets []resources.Addressing, kept []string) []warning {
 	what := fmt.Sprintf("KIngress %q has no load balancer status; they follow it again once it has one", routenames.Ingress(r))
 	if ing == nil {
 		what = fmt.Sprintf("KIngress %q does not exist; they follow it again once it has a load balancer", routenames.Ingress(r))
@@ -369,22 +369,21 @@ func keptWarnings(r *v1.Route, ing *netv1alpha1.Ingress, targets []plan.Target, 
 func (w warning) key() string { return corev1.EventTypeWarning + " " + w.reason + " " + w.message }
 
 // desired builds the planner's input and the warnings to report.
-func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, placeholders []*resources.Placeholder, ing *netv1alpha1.Ingress,
-	settings resources.Settings, actual plan.Actual) (plan.Input, []warning, error) {
+func (c *Reconciler) desired(ctx context.Context, r *v1.Route, placeholders []*resources.Placeholder, src resources.Source, actual plan.Actual) (plan.Input, []warning, error) {
+	settings := src.Settings
 	in := plan.Input{Owner: r, Actual: actual, Released: !settings.Mode.Managed()}
 	live := make(map[string]*corev1.Service, len(actual.Services))
 	for _, s := range actual.Services {
 		live[s.Name] = s
 	}
 	var warnings []warning
-	resolver := resources.NewResolver(c.serviceLister)
-	in.Targets = make([]plan.Target, 0, len(tags))
-	for i, tag := range tags {
+	in.Targets = make([]resources.Addressing, 0, len(placeholders))
+	for _, ph := range placeholders {
 		isPrivate := false
-		if s := live[placeholders[i].Service.Name]; s != nil {
+		if s := live[ph.Service.Name]; s != nil {
 			isPrivate = routeresources.IsClusterLocalService(s)
 		}
-		a, err := resources.MakeAddressing(ctx, r, tag, placeholders[i], ing, isPrivate, settings, resolver)
+		a, err := resources.MakeAddressing(ctx, r, ph, isPrivate, src)
 		if err != nil {
 			return in, nil, err
 		}
@@ -397,7 +396,7 @@ func (c *Reconciler) desired(ctx context.Context, r *v1.Route, tags []string, pl
 		if w, ok := overCapacity(a, settings); ok {
 			warnings = append(warnings, w)
 		}
-		in.Targets = append(in.Targets, target(a))
+		in.Targets = append(in.Targets, *a)
 	}
 	return in, warnings, nil
 }
@@ -689,7 +688,7 @@ var (
 // and returns the object the apiserver answered with (nil for a Delete).
 func (c *Reconciler) do(ctx context.Context, op plan.Op, dryRun bool) (metav1.Object, error) {
 	ns := op.Object.GetNamespace()
-	del := metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: ptrUID(op.Object.GetUID())}}
+	del := metav1.DeleteOptions{Preconditions: metav1.NewUIDPreconditions(string(op.Object.GetUID()))}
 	create := metav1.CreateOptions{}
 	if dryRun {
 		create.DryRun = []string{metav1.DryRunAll}
@@ -739,18 +738,4 @@ func (c *Reconciler) do(ctx context.Context, op plan.Op, dryRun bool) (metav1.Ob
 		return nil, err
 	}
 	return live, nil
-}
-
-func ptrUID(u types.UID) *types.UID { return &u }
-
-// target is the planner's view of an addressing.
-func target(a *resources.Addressing) plan.Target {
-	return plan.Target{
-		Name:      a.Name,
-		Service:   a.Service,
-		Endpoints: a.Endpoints,
-		Slices:    a.Slices,
-		Handback:  plan.Handback{Ready: a.Handback.Ready, Endpoints: a.Handback.Endpoints, Refused: a.Handback.Refused},
-		Keep:      a.Keep,
-	}
 }

@@ -51,8 +51,10 @@ func sliceStore(tb testing.TB, others int) (cache.Indexer, []*resources.Placehol
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for i, tag := range resources.TargetTags(route) {
-		a, err := resources.MakeAddressing(ctx, route, tag, phs[i], rt.Ingress(route, rt.IP("10.0.0.7")), false, cfg, resources.NewResolver(rt.ServiceLister()))
+	for _, ph := range phs {
+		a, err := resources.MakeAddressing(ctx, route, ph, false, resources.Source{
+			Ingress: rt.Ingress(route, rt.IP("10.0.0.7")), Settings: cfg, Resolver: resources.NewResolver(rt.ServiceLister()),
+		})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -66,7 +68,9 @@ func sliceStore(tb testing.TB, others int) (cache.Indexer, []*resources.Placehol
 		if err != nil {
 			tb.Fatal(err)
 		}
-		a, err := resources.MakeAddressing(ctx, other, "", o[0], rt.Ingress(other, rt.IP("10.0.0.7")), false, cfg, resources.NewResolver(rt.ServiceLister()))
+		a, err := resources.MakeAddressing(ctx, other, o[0], false, resources.Source{
+			Ingress: rt.Ingress(other, rt.IP("10.0.0.7")), Settings: cfg, Resolver: resources.NewResolver(rt.ServiceLister()),
+		})
 		if err != nil {
 			tb.Fatal(err)
 		}

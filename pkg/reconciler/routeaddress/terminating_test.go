@@ -42,10 +42,10 @@ func TestTerminatingLogsOncePerNamespace(t *testing.T) {
 	if !errors.Is(err, errNamespaceTerminating) {
 		t.Fatalf("namespaceTerminating(%v) is not errNamespaceTerminating", err)
 	}
-	if other := errors.New("other"); namespaceTerminating(other) != other {
+	if other := errors.New("other"); !errors.Is(namespaceTerminating(other), other) || errors.Is(namespaceTerminating(other), errNamespaceTerminating) {
 		t.Errorf("namespaceTerminating changed an error without the cause")
 	}
-	if namespaceTerminating(nil) != nil {
+	if err := namespaceTerminating(nil); err != nil {
 		t.Errorf("namespaceTerminating(nil) != nil")
 	}
 

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 )
 
 // warned remembers, per Route, the Warnings about its state (unresolvable
@@ -30,16 +31,16 @@ import (
 // expire from the apiserver after an hour by default); one that stops
 // applying is forgotten, so it is recorded again if it comes back.
 type warned struct {
-	mu  sync.Mutex
-	m   map[types.NamespacedName]map[string]time.Time
-	now func() time.Time
+	mu    sync.Mutex
+	m     map[types.NamespacedName]map[string]time.Time
+	clock clock.PassiveClock
 }
 
 // repeatTTL is how long a Warning that still applies is not repeated.
 const repeatTTL = time.Hour
 
 func newWarned() *warned {
-	return &warned{m: map[types.NamespacedName]map[string]time.Time{}, now: time.Now}
+	return &warned{m: map[types.NamespacedName]map[string]time.Time{}, clock: clock.RealClock{}}
 }
 
 // filter returns the Warnings (each "reason message") of this reconcile that
@@ -47,7 +48,7 @@ func newWarned() *warned {
 func (w *warned) filter(route types.NamespacedName, current []string) []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	now := w.now()
+	now := w.clock.Now()
 	last := w.m[route]
 	var out []string
 	next := make(map[string]time.Time, len(current))

@@ -17,17 +17,19 @@ limitations under the License.
 package plan_test
 
 import (
+	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/ptr"
+
 	"knative.dev/pkg/kmap"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
@@ -68,25 +70,16 @@ func newAPIServer(a plan.Actual) *apiserver {
 
 func (s *apiserver) actual() plan.Actual {
 	var a plan.Actual
-	for _, k := range sortedKeys(s.services) {
+	for _, k := range slices.Sorted(maps.Keys(s.services)) {
 		a.Services = append(a.Services, s.services[k].DeepCopy())
 	}
-	for _, k := range sortedKeys(s.endpoints) {
+	for _, k := range slices.Sorted(maps.Keys(s.endpoints)) {
 		a.Endpoints = append(a.Endpoints, s.endpoints[k].DeepCopy())
 	}
-	for _, k := range sortedKeys(s.slices) {
+	for _, k := range slices.Sorted(maps.Keys(s.slices)) {
 		a.Slices = append(a.Slices, s.slices[k].DeepCopy())
 	}
 	return a
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // apply sends ops as the reconciler does (binding the UIDs of Services
@@ -134,7 +127,7 @@ func (s *apiserver) collectGarbage() {
 func (s *apiserver) mirror(create bool) {
 	want := map[string]*discoveryv1.EndpointSlice{}
 	if create {
-		for _, name := range sortedKeys(s.endpoints) {
+		for _, name := range slices.Sorted(maps.Keys(s.endpoints)) {
 			if !mirrorable(s, name) {
 				continue
 			}
@@ -200,11 +193,11 @@ func (s *apiserver) do(op plan.Op) error {
 	s.writes++
 	switch o := op.Object.(type) {
 	case *corev1.Service:
-		return doKind(s, op.Verb, s.services, o, s.defaultService, validateService)
+		return doKind(s, op.Verb, kindStore[corev1.Service, *corev1.Service]{s.services, s.defaultService, validateService}, o)
 	case *corev1.Endpoints:
-		return doKind(s, op.Verb, s.endpoints, o, defaultEndpoints, nil)
+		return doKind(s, op.Verb, kindStore[corev1.Endpoints, *corev1.Endpoints]{s.endpoints, defaultEndpoints, nil}, o)
 	case *discoveryv1.EndpointSlice:
-		return doKind(s, op.Verb, s.slices, o, defaultSlice, validateSlice)
+		return doKind(s, op.Verb, kindStore[discoveryv1.EndpointSlice, *discoveryv1.EndpointSlice]{s.slices, defaultSlice, validateSlice}, o)
 	}
 	return fmt.Errorf("unknown object %T", op.Object)
 }
@@ -218,8 +211,16 @@ type object[T any] interface {
 	DeepCopy() *T
 }
 
-func doKind[T any, P object[T]](s *apiserver, verb plan.Verb, store map[string]P, o P,
-	def func(old, obj P), validate func(old, obj P) error) error {
+// kindStore is what the simulated apiserver keeps of one kind: the objects,
+// how it defaults them and how it validates them (nil: not at all).
+type kindStore[T any, P object[T]] struct {
+	objects  map[string]P
+	def      func(old, obj P)
+	validate func(old, obj P) error
+}
+
+func doKind[T any, P object[T]](s *apiserver, verb plan.Verb, k kindStore[T, P], o P) error {
+	store, def, validate := k.objects, k.def, k.validate
 	old, exists := store[o.GetName()]
 	switch verb {
 	case plan.Create:
@@ -229,7 +230,7 @@ func doKind[T any, P object[T]](s *apiserver, verb plan.Verb, store map[string]P
 			}
 		}
 		if exists {
-			return fmt.Errorf("already exists")
+			return errors.New("already exists")
 		}
 		obj := P(o.DeepCopy())
 		s.nextUID++
@@ -239,10 +240,10 @@ func doKind[T any, P object[T]](s *apiserver, verb plan.Verb, store map[string]P
 		store[o.GetName()] = obj
 	case plan.Update:
 		if !exists {
-			return fmt.Errorf("not found")
+			return errors.New("not found")
 		}
 		if old.GetUID() != o.GetUID() {
-			return fmt.Errorf("uid mismatch")
+			return errors.New("uid mismatch")
 		}
 		obj := P(o.DeepCopy())
 		def(old, obj)
@@ -254,10 +255,10 @@ func doKind[T any, P object[T]](s *apiserver, verb plan.Verb, store map[string]P
 		store[o.GetName()] = obj
 	case plan.Delete:
 		if !exists {
-			return fmt.Errorf("not found")
+			return errors.New("not found")
 		}
 		if old.GetUID() != o.GetUID() {
-			return fmt.Errorf("uid precondition failed")
+			return errors.New("uid precondition failed")
 		}
 		delete(store, o.GetName())
 	}
@@ -283,7 +284,7 @@ func validateService(old, svc *corev1.Service) error {
 		return nil
 	}
 	if old.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.Type == corev1.ServiceTypeExternalName {
-		return fmt.Errorf("spec.type: ClusterIP → ExternalName is refused (kubernetes#104329)")
+		return errors.New("spec.type: ClusterIP → ExternalName is refused (kubernetes#104329)")
 	}
 	if old.Spec.Type != corev1.ServiceTypeExternalName && old.Spec.ClusterIP != svc.Spec.ClusterIP {
 		return fmt.Errorf("spec.clusterIP: field is immutable (%q → %q)", old.Spec.ClusterIP, svc.Spec.ClusterIP)
@@ -298,7 +299,7 @@ func defaultSlice(_, s *discoveryv1.EndpointSlice) { DefaultSlice(s) }
 func validateSlice(old, s *discoveryv1.EndpointSlice) error {
 	for _, r := range s.OwnerReferences {
 		if r.UID == "" {
-			return fmt.Errorf("metadata.ownerReferences.uid: Invalid value: \"\": uid must not be empty")
+			return errors.New("metadata.ownerReferences.uid: Invalid value: \"\": uid must not be empty")
 		}
 	}
 	if len(s.Endpoints) > 1000 {
@@ -308,15 +309,9 @@ func validateSlice(old, s *discoveryv1.EndpointSlice) error {
 		return nil
 	}
 	if old.AddressType != s.AddressType {
-		return fmt.Errorf("addressType: field is immutable")
+		return errors.New("addressType: field is immutable")
 	}
 	return nil
-}
-
-// sameObjects reports whether two states hold equal objects (used to check
-// that a plan with no operations really is a no-op).
-func sameObjects(a, b plan.Actual) bool {
-	return equality.Semantic.DeepEqual(a, b)
 }
 
 // describe renders a plan compactly, one operation a line.
@@ -412,12 +407,12 @@ func find(a plan.Actual, k plan.Kind, name string) plan.Object {
 // labelDiff lists the labels added (+k=v), changed and removed (-k).
 func labelDiff(old, new map[string]string) string {
 	var out []string
-	for _, k := range sortedKeys(new) {
+	for _, k := range slices.Sorted(maps.Keys(new)) {
 		if ov, ok := old[k]; !ok || ov != new[k] {
 			out = append(out, "+"+k+"="+new[k])
 		}
 	}
-	for _, k := range sortedKeys(old) {
+	for _, k := range slices.Sorted(maps.Keys(old)) {
 		if _, ok := new[k]; !ok {
 			out = append(out, "-"+k)
 		}

@@ -17,14 +17,16 @@ limitations under the License.
 package plan
 
 import (
-	"maps"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
+
+	"knative.dev/pkg/kmap"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
@@ -93,7 +95,7 @@ func diffService(want, have *corev1.Service) (change, string) {
 }
 
 func serviceSpecEqual(want, have *corev1.ServiceSpec) bool {
-	if want.Type != have.Type && !(want.Type == "" && have.Type == corev1.ServiceTypeClusterIP) {
+	if want.Type != have.Type && (want.Type != "" || have.Type != corev1.ServiceTypeClusterIP) {
 		return false
 	}
 	if want.ExternalName != have.ExternalName {
@@ -102,7 +104,7 @@ func serviceSpecEqual(want, have *corev1.ServiceSpec) bool {
 	if want.SessionAffinity != "" && want.SessionAffinity != have.SessionAffinity {
 		return false
 	}
-	if len(want.Selector) != len(have.Selector) || !metaContains(want.Selector, have.Selector, nil) {
+	if !equality.Semantic.DeepEqual(want.Selector, have.Selector) {
 		return false
 	}
 	if len(want.Ports) != len(have.Ports) {
@@ -254,36 +256,13 @@ func updatedSlice(want, have *discoveryv1.EndpointSlice) *discoveryv1.EndpointSl
 // metaContains reports whether have holds every entry of want, and none of
 // the owned keys that want lacks.
 func metaContains(want, have map[string]string, owned []string) bool {
-	for k, v := range want {
-		if hv, ok := have[k]; !ok || hv != v {
-			return false
-		}
-	}
-	for _, k := range owned {
-		if _, inWant := want[k]; !inWant {
-			if _, inHave := have[k]; inHave {
-				return false
-			}
-		}
-	}
-	return true
+	return equality.Semantic.DeepEqual(merged(have, want, owned), have)
 }
 
 // merged is have with want's entries added, and the owned keys want lacks
 // removed.
 func merged(have, want map[string]string, owned []string) map[string]string {
-	if len(have) == 0 && len(want) == 0 {
-		return nil
-	}
-	out := make(map[string]string, len(have))
-	maps.Copy(out, have)
-	maps.Copy(out, want)
-	for _, k := range owned {
-		if _, ok := want[k]; !ok {
-			delete(out, k)
-		}
-	}
-	return out
+	return kmap.Union(kmap.ExcludeKeyList(have, owned), want)
 }
 
 // protocolEqual treats an empty protocol as the default, TCP.

@@ -27,13 +27,14 @@ import (
 	"k8s.io/utils/ptr"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
 // headlessTarget is the Route's name made headless with an Endpoints and
 // an IPv4 slice holding the gateway's address.
-func headlessTarget() plan.Target {
-	return plan.Target{
+func headlessTarget() resources.Addressing {
+	return resources.Addressing{
 		Name:      RouteName,
 		Service:   HeadlessService(RouteName),
 		Endpoints: Endpoints(RouteName, []string{gatewayIP}, WithSkipMirror),
@@ -42,17 +43,17 @@ func headlessTarget() plan.Target {
 }
 
 // externalNameTarget is the Route's name as an ExternalName Service.
-func externalNameTarget() plan.Target {
-	return plan.Target{Name: RouteName, Service: HeadlessService(RouteName, WithExternalName(GatewayDomain))}
+func externalNameTarget() resources.Addressing {
+	return resources.Addressing{Name: RouteName, Service: HeadlessService(RouteName, WithExternalName(GatewayDomain))}
 }
 
 // created returns the simulated apiserver holding t's objects as the
 // apiserver stores them: defaulted, with UIDs, slices bound to their
 // Service.
-func created(t *testing.T, target plan.Target) *apiserver {
+func created(t *testing.T, target resources.Addressing) *apiserver {
 	t.Helper()
 	s := newAPIServer(plan.Actual{})
-	if err := s.apply(plan.Make(plan.Input{Owner: Route(false), Targets: []plan.Target{target}}).Ops); err != nil {
+	if err := s.apply(plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{target}}).Ops); err != nil {
 		t.Fatal("creating the live objects:", err)
 	}
 	return s
@@ -60,7 +61,7 @@ func created(t *testing.T, target plan.Target) *apiserver {
 
 // written returns t's objects as written, with none of the apiserver's
 // defaults (an apiserver that defaults nothing, or a fake client).
-func written(target plan.Target) *apiserver {
+func written(target resources.Addressing) *apiserver {
 	svc := target.Service.DeepCopy()
 	svc.UID = "svc-uid"
 	a := plan.Actual{Services: []*corev1.Service{svc}}
@@ -98,12 +99,12 @@ func TestOwnedFields(t *testing.T) {
 	tests := []struct {
 		name string
 		// target is the desired name (default headlessTarget).
-		target func() plan.Target
+		target func() resources.Addressing
 		// raw: the live objects are the desired ones as written, not
 		// defaulted by the apiserver.
 		raw bool
 		// want changes the desired objects after the live ones are made.
-		want func(*plan.Target)
+		want func(*resources.Addressing)
 		// live changes the live objects.
 		live func(*apiserver)
 		ops  []string
@@ -119,7 +120,7 @@ func TestOwnedFields(t *testing.T) {
 		target: externalNameTarget,
 	}, {
 		name: "desired type left empty, live ClusterIP as defaulted",
-		want: func(t *plan.Target) { t.Service.Spec.Type = "" },
+		want: func(t *resources.Addressing) { t.Service.Spec.Type = "" },
 	}, {
 		name: "type changed to NodePort",
 		live: func(s *apiserver) { svcOf(s).Spec.Type = corev1.ServiceTypeNodePort },
@@ -131,7 +132,7 @@ func TestOwnedFields(t *testing.T) {
 		ops:    []string{updateEN},
 	}, {
 		name: "desired session affinity differs",
-		want: func(t *plan.Target) { t.Service.Spec.SessionAffinity = corev1.ServiceAffinityNone },
+		want: func(t *resources.Addressing) { t.Service.Spec.SessionAffinity = corev1.ServiceAffinityNone },
 		live: func(s *apiserver) { svcOf(s).Spec.SessionAffinity = corev1.ServiceAffinityClientIP },
 		ops:  []string{update},
 	}, {
@@ -155,11 +156,11 @@ func TestOwnedFields(t *testing.T) {
 		ops:  []string{update},
 	}, {
 		name: "a desired selector missing",
-		want: func(t *plan.Target) { t.Service.Spec.Selector = map[string]string{"app": "hello"} },
+		want: func(t *resources.Addressing) { t.Service.Spec.Selector = map[string]string{"app": "hello"} },
 		ops:  []string{update},
 	}, {
 		name: "a selector value changed",
-		want: func(t *plan.Target) { t.Service.Spec.Selector = map[string]string{"app": "hello"} },
+		want: func(t *resources.Addressing) { t.Service.Spec.Selector = map[string]string{"app": "hello"} },
 		live: func(s *apiserver) { svcOf(s).Spec.Selector = map[string]string{"app": "other"} },
 		ops:  []string{update},
 	}, {
@@ -176,10 +177,10 @@ func TestOwnedFields(t *testing.T) {
 		ops:  []string{update},
 	}, {
 		name: "desired targetPort left empty, live defaulted to the port",
-		want: func(t *plan.Target) { t.Service.Spec.Ports[0].TargetPort = intstr.IntOrString{} },
+		want: func(t *resources.Addressing) { t.Service.Spec.Ports[0].TargetPort = intstr.IntOrString{} },
 	}, {
 		name: "desired targetPort left empty, live another port",
-		want: func(t *plan.Target) { t.Service.Spec.Ports[0].TargetPort = intstr.IntOrString{} },
+		want: func(t *resources.Addressing) { t.Service.Spec.Ports[0].TargetPort = intstr.IntOrString{} },
 		live: func(s *apiserver) { svcOf(s).Spec.Ports[0].TargetPort = intstr.FromInt32(8080) },
 		ops:  []string{update},
 	}, {
@@ -221,7 +222,7 @@ func TestOwnedFields(t *testing.T) {
 		},
 	}, {
 		name: "annotations somebody added are kept when the Route has none",
-		want: func(t *plan.Target) { t.Service.Annotations = nil },
+		want: func(t *resources.Addressing) { t.Service.Annotations = nil },
 		live: func(s *apiserver) {
 			svcOf(s).Annotations = map[string]string{"note": "x"}
 			svcOf(s).Spec.Ports[0].Name = "http"
@@ -248,7 +249,7 @@ func TestOwnedFields(t *testing.T) {
 		ops: []string{updateEP},
 	}, {
 		name: "endpoints not-ready address changed",
-		want: func(t *plan.Target) {
+		want: func(t *resources.Addressing) {
 			t.Endpoints.Subsets[0].NotReadyAddresses = []corev1.EndpointAddress{{IP: "10.0.0.8"}}
 		},
 		live: func(s *apiserver) {
@@ -285,7 +286,7 @@ func TestOwnedFields(t *testing.T) {
 		ops: []string{updateEP},
 	}, {
 		name: "endpoints skip-mirror label no longer desired",
-		want: func(t *plan.Target) { delete(t.Endpoints.Labels, discoveryv1.LabelSkipMirror) },
+		want: func(t *resources.Addressing) { delete(t.Endpoints.Labels, discoveryv1.LabelSkipMirror) },
 		ops:  []string{updateEP},
 		after: func(t *testing.T, s *apiserver) {
 			if _, ok := epOf(s).Labels[discoveryv1.LabelSkipMirror]; ok {
@@ -324,7 +325,7 @@ func TestOwnedFields(t *testing.T) {
 		live: func(s *apiserver) { sliceOf(s).Endpoints[0].Conditions.Ready = nil },
 	}, {
 		name: "slice desired not ready, live unset (ready)",
-		want: func(t *plan.Target) { t.Slices[0].Endpoints[0].Conditions.Ready = ptr.To(false) },
+		want: func(t *resources.Addressing) { t.Slices[0].Endpoints[0].Conditions.Ready = ptr.To(false) },
 		live: func(s *apiserver) { sliceOf(s).Endpoints[0].Conditions.Ready = nil },
 		ops:  []string{updateSL},
 	}, {
@@ -345,11 +346,11 @@ func TestOwnedFields(t *testing.T) {
 		ops:  []string{updateSL},
 	}, {
 		name: "slice desired protocol UDP, live TCP",
-		want: func(t *plan.Target) { t.Slices[0].Ports[0].Protocol = ptr.To(corev1.ProtocolUDP) },
+		want: func(t *resources.Addressing) { t.Slices[0].Ports[0].Protocol = ptr.To(corev1.ProtocolUDP) },
 		ops:  []string{updateSL},
 	}, {
 		name: "slice desired protocol unset, live TCP as defaulted",
-		want: func(t *plan.Target) { t.Slices[0].Ports[0].Protocol = nil },
+		want: func(t *resources.Addressing) { t.Slices[0].Ports[0].Protocol = nil },
 	}, {
 		name: "slice port appProtocol removed",
 		live: func(s *apiserver) { sliceOf(s).Ports[0].AppProtocol = nil },
@@ -402,7 +403,7 @@ func TestOwnedFields(t *testing.T) {
 				tc.want(&desired)
 			}
 			in := func() plan.Input {
-				return plan.Input{Owner: Route(false), Targets: []plan.Target{desired}, Actual: s.actual()}
+				return plan.Input{Owner: Route(false), Targets: []resources.Addressing{desired}, Actual: s.actual()}
 			}
 			p := plan.Make(in())
 			if diff := cmp.Diff(tc.ops, opLines(p)); diff != "" {

@@ -20,7 +20,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,6 +33,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
+
 	"knative.dev/pkg/kmeta"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
@@ -107,7 +110,7 @@ var wantAddresses = map[string][]string{
 // addressesOf lists the addresses:port/name of the Endpoints, of the
 // slices written by anybody but kube-controller-manager's mirroring, and
 // of the slices it mirrored, of the Service name in s.
-func addressesOf(s *apiserver, name string) (endpoints, slices, mirrored []string) {
+func addressesOf(s *apiserver, name string) (endpoints, ours, mirrored []string) {
 	if ep := s.endpoints[name]; ep != nil {
 		for _, ss := range ep.Subsets {
 			for _, a := range ss.Addresses {
@@ -117,12 +120,12 @@ func addressesOf(s *apiserver, name string) (endpoints, slices, mirrored []strin
 			}
 		}
 	}
-	for _, k := range sortedKeys(s.slices) {
+	for _, k := range slices.Sorted(maps.Keys(s.slices)) {
 		sl := s.slices[k]
 		if sl.Labels[discoveryv1.LabelServiceName] != name {
 			continue
 		}
-		out := &slices
+		out := &ours
 		if sl.Labels[discoveryv1.LabelManagedBy] == names.MirroredBy {
 			out = &mirrored
 		}
@@ -134,7 +137,7 @@ func addressesOf(s *apiserver, name string) (endpoints, slices, mirrored []strin
 			}
 		}
 	}
-	return endpoints, slices, mirrored
+	return endpoints, ours, mirrored
 }
 
 var tags = []string{"", Tag}
@@ -146,14 +149,14 @@ func (e env) input(a plan.Actual) (plan.Input, error) {
 	if err != nil {
 		return in, err
 	}
-	resolver := resources.NewResolver(gatewayLister)
-	in.Targets = make([]plan.Target, 0, len(tags))
-	for i, tag := range tags {
-		ad, err := resources.MakeAddressing(e.ctx, e.route, tag, phs[i], e.ing, false, e.settings, resolver)
+	src := resources.Source{Ingress: e.ing, Settings: e.settings, Resolver: resources.NewResolver(gatewayLister)}
+	in.Targets = make([]resources.Addressing, 0, len(tags))
+	for _, ph := range phs {
+		ad, err := resources.MakeAddressing(e.ctx, e.route, ph, false, src)
 		if err != nil {
 			return in, err
 		}
-		in.Targets = append(in.Targets, target(ad))
+		in.Targets = append(in.Targets, *ad)
 	}
 	return in, nil
 }
@@ -224,7 +227,7 @@ func (e env) routeReconciler(s *apiserver) error {
 			return err
 		}
 	}
-	for _, n := range sortedKeys(s.services) {
+	for _, n := range slices.Sorted(maps.Keys(s.services)) {
 		svc := s.services[n]
 		if want[n] || svc.Labels["serving.knative.dev/route"] != e.route.Name {
 			continue
@@ -314,10 +317,14 @@ var froms = append([]from{
 	{"foreign-owned Service", func() (*apiserver, error) {
 		s := newAPIServer(plan.Actual{})
 		foreign := &corev1.Service{
-			ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: RouteName, UID: "someone-else",
-				Labels: map[string]string{"serving.knative.dev/route": RouteName}},
-			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.9.9", Selector: map[string]string{"app": "x"},
-				Ports: []corev1.ServicePort{{Name: "http", Port: 80}}},
+			ObjectMeta: metav1.ObjectMeta{
+				Namespace: Namespace, Name: RouteName, UID: "someone-else",
+				Labels: map[string]string{"serving.knative.dev/route": RouteName},
+			},
+			Spec: corev1.ServiceSpec{
+				Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.9.9", Selector: map[string]string{"app": "x"},
+				Ports: []corev1.ServicePort{{Name: "http", Port: 80}},
+			},
 		}
 		s.services[foreign.Name] = foreign
 		return s, nil
@@ -649,7 +656,7 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 		}
 	}
 	var left []string
-	for _, n := range sortedKeys(s.slices) {
+	for _, n := range slices.Sorted(maps.Keys(s.slices)) {
 		if s.slices[n].Labels[discoveryv1.LabelManagedBy] != names.MirroredBy {
 			left = append(left, n)
 		}
@@ -725,18 +732,6 @@ func checkReleased(t *testing.T, e env, s, fresh *apiserver, compare bool) {
 	}
 }
 
-// target is the planner's view of an addressing.
-func target(a *resources.Addressing) plan.Target {
-	return plan.Target{
-		Name:      a.Name,
-		Service:   a.Service,
-		Endpoints: a.Endpoints,
-		Slices:    a.Slices,
-		Handback:  plan.Handback{Ready: a.Handback.Ready, Endpoints: a.Handback.Endpoints, Refused: a.Handback.Refused},
-		Keep:      a.Keep,
-	}
-}
-
 // answers reports whether a DNS lookup of the Service name would get an
 // answer in s: a CNAME, a cluster IP, or a ready address in an
 // EndpointSlice of a headless Service (CoreDNS reads slices, not
@@ -782,7 +777,7 @@ func checkAnswersThroughout(t *testing.T, before plan.Actual, p plan.Plan) {
 		}
 	}
 	var watched []string
-	for _, name := range sortedKeys(s.services) {
+	for _, name := range slices.Sorted(maps.Keys(s.services)) {
 		if answers(s, name) && answers(end, name) && !recreated[name] {
 			watched = append(watched, name)
 		}

@@ -29,6 +29,7 @@ import (
 	servingtesting "knative.dev/serving/pkg/testing"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
@@ -38,14 +39,14 @@ import (
 // the name that is gone, or somebody else's Service.
 func TestSliceOwners(t *testing.T) {
 	const gone = types.UID("gone-uid")
-	keep := func() plan.Target {
+	keep := func() resources.Addressing {
 		tg := headlessTarget()
 		tg.Keep, tg.Endpoints, tg.Slices = true, nil, nil
 		return tg
 	}
 	tests := []struct {
 		name   string
-		target plan.Target
+		target resources.Addressing
 		actual plan.Actual
 		ops    []string
 	}{{
@@ -144,7 +145,7 @@ func TestSliceOwners(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := plan.Make(plan.Input{Owner: Route(false), Targets: []plan.Target{tc.target}, Actual: tc.actual})
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{tc.target}, Actual: tc.actual})
 			if diff := cmp.Diff(tc.ops, opLines(p)); diff != "" {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}
@@ -188,8 +189,8 @@ func TestReleaseServesAddresses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.actual.Services = []*corev1.Service{liveService("svc-uid")}
-			target := plan.Target{Name: RouteName}
-			p := plan.Make(plan.Input{Owner: Route(false), Targets: []plan.Target{target}, Actual: tc.actual, Released: true})
+			target := resources.Addressing{Name: RouteName}
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{target}, Actual: tc.actual, Released: true})
 			if diff := cmp.Diff(tc.ops, opLines(p)); diff != "" {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}
@@ -248,11 +249,11 @@ func TestWaitsForMirroring(t *testing.T) {
 		ep.UID = "ep-uid"
 		return ep
 	}
-	released := plan.Target{Name: RouteName, Handback: plan.Handback{Ready: true, Endpoints: true}}
-	endpointsMode := plan.Target{Name: RouteName, Service: HeadlessService(RouteName), Endpoints: Endpoints(RouteName, []string{gatewayIP})}
+	released := resources.Addressing{Name: RouteName, Handback: resources.Handback{Ready: true, Endpoints: true}}
+	endpointsMode := resources.Addressing{Name: RouteName, Service: HeadlessService(RouteName), Endpoints: Endpoints(RouteName, []string{gatewayIP})}
 	tests := []struct {
 		name     string
-		target   plan.Target
+		target   resources.Addressing
 		released bool
 		actual   plan.Actual
 		ops      []string
@@ -307,7 +308,7 @@ func TestWaitsForMirroring(t *testing.T) {
 			if tc.actual.Services == nil {
 				tc.actual.Services = []*corev1.Service{liveService("svc-uid")}
 			}
-			p := plan.Make(plan.Input{Owner: Route(false), Targets: []plan.Target{tc.target}, Actual: tc.actual, Released: tc.released})
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{tc.target}, Actual: tc.actual, Released: tc.released})
 			if diff := cmp.Diff(tc.ops, opLines(p)); diff != "" {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}

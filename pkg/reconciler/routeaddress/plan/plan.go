@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/utils/ptr"
 
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -38,11 +39,11 @@ func Make(in Input) Plan {
 	p.index(in.Actual)
 	targets := in.Targets
 
-	sorted := make([]*Target, len(targets))
+	sorted := make([]*resources.Addressing, len(targets))
 	for i := range targets {
 		sorted[i] = &targets[i]
 	}
-	slices.SortFunc(sorted, func(a, b *Target) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(sorted, func(a, b *resources.Addressing) int { return cmp.Compare(a.Name, b.Name) })
 
 	for _, t := range sorted {
 		if p.released {
@@ -229,7 +230,7 @@ func OwnerUID(refs []metav1.OwnerReference, uid types.UID) []metav1.OwnerReferen
 }
 
 // target plans one name in a mode where we own the Service.
-func (p *planner) target(t *Target) {
+func (p *planner) target(t *resources.Addressing) {
 	svc, ep, ss := p.service(t.Name), p.endpointsOf(t.Name), p.slicesOf(t.Name)
 
 	// Anything with this name that the Route does not control blocks the
@@ -437,7 +438,7 @@ func replaceSlice(have, want *discoveryv1.EndpointSlice, reason string) []Op {
 // placeholder) when it serves no addresses, or when the route reconciler refuses the
 // load balancer outright; when the load balancer is merely gone, it keeps
 // its last addresses until the route reconciler takes over.
-func (p *planner) release(t *Target) {
+func (p *planner) release(t *resources.Addressing) {
 	svc, ep := p.service(t.Name), p.endpointsOf(t.Name)
 	if svc != nil && !p.controlled(svc) {
 		return
@@ -512,9 +513,9 @@ func servesAddresses(ep *corev1.Endpoints, ss []*discoveryv1.EndpointSlice) bool
 // orphans deletes what the Route controls under names it no longer wants.
 // With every target released, orphan Services and Endpoints are the route reconciler's
 // to delete; our EndpointSlices are always ours.
-func (p *planner) orphans(targets []*Target) {
+func (p *planner) orphans(targets []*resources.Addressing) {
 	desired := func(name string) bool {
-		return slices.ContainsFunc(targets, func(t *Target) bool { return t.Name == name })
+		return slices.ContainsFunc(targets, func(t *resources.Addressing) bool { return t.Name == name })
 	}
 	managed := !p.released
 	var svcs []*corev1.Service

@@ -28,6 +28,7 @@ import (
 	servingtesting "knative.dev/serving/pkg/testing"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
@@ -70,14 +71,14 @@ func opLines(p plan.Plan) []string {
 // the operations in order, then what is blocked, kept or waiting.
 func TestMake(t *testing.T) {
 	const otherIP = "10.0.0.8"
-	want := func() plan.Target {
-		return plan.Target{
+	want := func() resources.Addressing {
+		return resources.Addressing{
 			Name:    RouteName,
 			Service: HeadlessService(RouteName),
 			Slices:  []*discoveryv1.EndpointSlice{Slice(RouteName, discoveryv1.AddressTypeIPv4, gatewayIP)},
 		}
 	}
-	keep := func() plan.Target {
+	keep := func() resources.Addressing {
 		t := want()
 		t.Keep, t.Slices = true, nil
 		return t
@@ -91,10 +92,10 @@ func TestMake(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		target   plan.Target
+		target   resources.Addressing
 		actual   plan.Actual
 		released bool
-		handback plan.Handback
+		handback resources.Handback
 		want     []string
 	}{{
 		name:   "nothing exists: the Service, then its slice",
@@ -165,22 +166,22 @@ func TestMake(t *testing.T) {
 		},
 	}, {
 		name:     "released, the route reconciler has made the Service ExternalName: our slice goes",
-		target:   plan.Target{Name: RouteName},
+		target:   resources.Addressing{Name: RouteName},
 		actual:   plan.Actual{Services: services(liveService("svc-uid", WithExternalName(GatewayDomain))), Slices: slices(liveSlice("svc-uid", gatewayIP))},
 		released: true,
-		handback: plan.Handback{Ready: true},
+		handback: resources.Handback{Ready: true},
 		want:     []string{"Delete EndpointSlice hello-ipv4: released to the route reconciler"},
 	}, {
 		name:     "released, the Service still headless: the slice stays until the route reconciler reshapes it",
-		target:   plan.Target{Name: RouteName},
+		target:   resources.Addressing{Name: RouteName},
 		actual:   plan.Actual{Services: services(liveService("svc-uid")), Slices: slices(liveSlice("svc-uid", gatewayIP))},
 		released: true,
-		handback: plan.Handback{Ready: true},
+		handback: resources.Handback{Ready: true},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.target.Handback = tc.handback
-			p := plan.Make(plan.Input{Owner: Route(false), Targets: []plan.Target{tc.target}, Actual: tc.actual, Released: tc.released})
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{tc.target}, Actual: tc.actual, Released: tc.released})
 			got := opLines(p)
 			for _, n := range p.Kept {
 				got = append(got, "kept "+n)

@@ -100,7 +100,7 @@ func TestPlanIsIdempotent(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 0))
 			s := newAPIServer(plan.Actual{})
 			managedModes := netcfg.RouteAddressModes[1:]
-			for step := 0; step < 25; step++ {
+			for step := range 25 {
 				mode := managedModes[rng.IntN(len(managedModes))]
 				fb := netcfg.RouteAddressFallbacks[rng.IntN(2)]
 				l := lbs[rng.IntN(len(lbs))]
@@ -280,10 +280,11 @@ func mutate(s *apiserver, ops []byte) {
 		case 2: // someone else's Endpoints
 			s.endpoints[name] = &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: name, UID: "foreign"}}
 		case 3: // a slice with our label but not ours
-			n := fmt.Sprintf("%s-ipv4", name)
+			n := name + "-ipv4"
 			s.slices[n] = &discoveryv1.EndpointSlice{
 				ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: n, UID: "foreign", Labels: map[string]string{
-					discoveryv1.LabelServiceName: name, discoveryv1.LabelManagedBy: "routeaddress-controller.knative.dev"}},
+					discoveryv1.LabelServiceName: name, discoveryv1.LabelManagedBy: "routeaddress-controller.knative.dev",
+				}},
 				AddressType: discoveryv1.AddressTypeIPv4,
 			}
 		case 4: // our slice with the wrong family

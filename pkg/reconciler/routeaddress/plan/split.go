@@ -44,7 +44,7 @@ const MaxEndpointsPerSlice = 100
 // that an address moving between slices is never in neither. live are our
 // slices of the Service.
 func split(want, live []*discoveryv1.EndpointSlice) []*discoveryv1.EndpointSlice {
-	var out []*discoveryv1.EndpointSlice
+	out := make([]*discoveryv1.EndpointSlice, 0, len(want))
 	for _, w := range want {
 		out = append(out, splitFamily(w, live)...)
 	}

@@ -21,6 +21,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 )
 
 // Verb is what an operation does.
@@ -76,47 +78,12 @@ func (o Op) Service() string {
 	return o.Object.GetName()
 }
 
-// Target is what one of the Route's cluster-local names (the default one or
-// a tag's) should look like.
-type Target struct {
-	// Name is the Service name.
-	Name string
-	// Service is the desired Service. Unused when the Input is Released.
-	Service *corev1.Service
-	// Endpoints is the desired Endpoints, nil for none.
-	Endpoints *corev1.Endpoints
-	// Slices are the desired EndpointSlices.
-	Slices []*discoveryv1.EndpointSlice
-	// Handback is what the route reconciler makes of this name; it
-	// matters only when the Input is Released.
-	Handback Handback
-	// Keep is true when the KIngress has no load balancer: what exists
-	// under this name stays as it is (its last addresses keep resolving);
-	// only a missing Service is created, from Service.
-	Keep bool
-}
-
-// Handback describes what the route reconciler will make of a
-// Service whose addressing is handed back to it.
-type Handback struct {
-	// Ready is true when the route reconciler has a shape for the Service (its KIngress
-	// load balancer is ready) and so will rewrite it.
-	Ready bool
-	// Endpoints is true when the route reconciler keeps a core/v1 Endpoints for the
-	// Service (the load balancer is an IP).
-	Endpoints bool
-	// Refused is true when the KIngress has a load balancer that the route reconciler
-	// cannot make a Service of (more than one entry): the route reconciler will not
-	// reshape the Service while it stays.
-	Refused bool
-}
-
 // Input is what the planner works on.
 type Input struct {
 	// Owner is the Route: only objects it controls are ever written.
 	Owner metav1.Object
 	// Targets are the names the Route wants, with their desired objects.
-	Targets []Target
+	Targets []resources.Addressing
 	// Actual is what exists.
 	Actual Actual
 	// Released is true in ExternalName mode: the route reconciler

@@ -25,6 +25,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	netapi "knative.dev/networking/pkg/apis/networking"
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
@@ -63,16 +64,11 @@ const (
 // TargetTags are the traffic tags the route reconciler gives Services for: "" (the
 // Route's own name) and each tag of the Route's traffic, sorted.
 func TargetTags(r *v1.Route) []string {
-	tags := []string{""}
-	seen := map[string]bool{"": true}
+	tags := sets.New("")
 	for _, t := range r.Spec.Traffic {
-		if !seen[t.Tag] {
-			seen[t.Tag] = true
-			tags = append(tags, t.Tag)
-		}
+		tags.Insert(t.Tag)
 	}
-	sort.Strings(tags)
-	return tags
+	return sets.List(tags)
 }
 
 // Settings are the route-address keys of config-network, which choose what
@@ -107,17 +103,26 @@ type Addressing struct {
 	Resolution Resolution
 }
 
-// MakeAddressing builds what the Service named for route and tag should be,
-// given the route reconciler's placeholder Service for that tag (see Placeholders), the
-// Route's KIngress (nil when it does not exist yet), whether the Service is
-// cluster local (the route reconciler reads that off the live Service's visibility
-// label), the route-address settings and a Resolver for the load
-// balancer. ctx must carry the route reconciler's configuration (domain and
-// network), as for the route reconciler's constructors. The objects it returns may be
-// shared with earlier calls (see Placeholder) and must not be modified.
-func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholder *Placeholder, ing *netv1alpha1.Ingress,
-	isPrivate bool, s Settings, resolver *Resolver) (*Addressing, error) {
+// Source is what all of a Route's names are made from.
+type Source struct {
+	// Ingress is the Route's KIngress, nil when it does not exist yet.
+	Ingress *netv1alpha1.Ingress
+	// Settings are the route-address settings.
+	Settings Settings
+	// Resolver resolves the KIngress's load balancer.
+	Resolver *Resolver
+}
+
+// MakeAddressing builds what the Service of the route reconciler's
+// placeholder (see Placeholders) should be, given whether the Service is
+// cluster local (the route reconciler reads that off the live Service's
+// visibility label). ctx must carry the route reconciler's configuration
+// (domain and network), as for the route reconciler's constructors. The
+// objects it returns may be shared with earlier calls (see Placeholder) and
+// must not be modified.
+func MakeAddressing(ctx context.Context, route *v1.Route, placeholder *Placeholder, isPrivate bool, src Source) (*Addressing, error) {
 	var err error
+	tag, ing, s := placeholder.Tag, src.Ingress, src.Settings
 	a := &Addressing{Name: placeholder.Service.Name, Tag: tag}
 
 	lb := LoadBalancer(ing, isPrivate)
@@ -140,7 +145,7 @@ func MakeAddressing(ctx context.Context, route *v1.Route, tag string, placeholde
 		return a, nil
 	}
 
-	a.Resolution = resolver.Resolve(lb)
+	a.Resolution = src.Resolver.Resolve(lb)
 	res := &a.Resolution
 	if len(res.Addresses) > 0 {
 		a.Shape = ShapeHeadless

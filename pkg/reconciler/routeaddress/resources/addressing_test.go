@@ -134,7 +134,7 @@ func TestMakeAddressingMatrix(t *testing.T) {
 					settings := Settings{Mode: mode, Fallback: fb}
 					t.Run(fmt.Sprintf("%s/%s/fallback=%s/tag=%q", c.name, mode, fb, tag), func(t *testing.T) {
 						ing, svcs := c.inputs()
-						got, err := MakeAddressing(ctx, route, tag, placeholder(t, ctx, route, tag), ing, false, settings, NewResolver(ServiceLister(svcs...)))
+						got, err := MakeAddressing(ctx, route, placeholder(t, ctx, route, tag), false, Source{Ingress: ing, Settings: settings, Resolver: NewResolver(ServiceLister(svcs...))})
 						if err != nil {
 							t.Fatal("MakeAddressing() =", err)
 						}
@@ -171,8 +171,11 @@ func TestMakeAddressingGolden(t *testing.T) {
 	ctx := WithRouteConfig(context.Background())
 	route := Route(true)
 	ing := Ingress(route, IP("10.0.0.7"), IP("fd00::7"))
-	got, err := MakeAddressing(ctx, route, Tag, placeholder(t, ctx, route, Tag), ing, false,
-		Settings{Mode: netcfg.RouteAddressModeEndpointsAndSlices, Fallback: netcfg.RouteAddressFallbackEnabled}, NewResolver(ServiceLister()))
+	got, err := MakeAddressing(ctx, route, placeholder(t, ctx, route, Tag), false, Source{
+		Ingress:  ing,
+		Settings: Settings{Mode: netcfg.RouteAddressModeEndpointsAndSlices, Fallback: netcfg.RouteAddressFallbackEnabled},
+		Resolver: NewResolver(ServiceLister()),
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,8 +269,11 @@ func TestParityWithRouteReconciler(t *testing.T) {
 				if err != nil {
 					t.Fatal("MakeK8sService() =", err)
 				}
-				got, err := MakeAddressing(ctx, route, tag, placeholder(t, ctx, route, tag), ing, false,
-					Settings{Mode: tc.mode, Fallback: netcfg.RouteAddressFallbackEnabled}, NewResolver(ServiceLister(tc.svcs...)))
+				got, err := MakeAddressing(ctx, route, placeholder(t, ctx, route, tag), false, Source{
+					Ingress:  ing,
+					Settings: Settings{Mode: tc.mode, Fallback: netcfg.RouteAddressFallbackEnabled},
+					Resolver: NewResolver(ServiceLister(tc.svcs...)),
+				})
 				if err != nil {
 					t.Fatal("MakeAddressing() =", err)
 				}
@@ -293,5 +299,5 @@ func placeholder(t *testing.T, ctx context.Context, route *v1.Route, tag string)
 	if err != nil {
 		t.Fatal("MakeK8sPlaceholderService() =", err)
 	}
-	return NewPlaceholder(ph)
+	return NewPlaceholder(tag, ph)
 }

@@ -194,16 +194,9 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 				}
 			}
 		} else if e.DomainInternal != "" {
-			var (
-				ref        types.NamespacedName
-				referenced bool
-			)
-			var notes []Problem
-			addrs, port, ref, referenced, notes, prob = resolveDomainInternal(addrs, e.DomainInternal, services)
-			r.Problems = append(r.Problems, notes...)
-			if referenced {
-				r.Referenced = append(r.Referenced, ref)
-			}
+			var found []netip.Addr
+			found, port, prob = r.resolveDomainInternal(e.DomainInternal, services)
+			addrs = append(addrs, found...)
 		} else if e.Domain != "" {
 			prob = &Problem{ReasonExternalDomain, fmt.Sprintf("load balancer domain %q is outside the cluster", e.Domain)}
 		} else if e.MeshOnly {
@@ -219,8 +212,10 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 			continue
 		}
 		if portSet && port != r.Port {
-			r.Problems = append(r.Problems, Problem{ReasonPortMismatch,
-				fmt.Sprintf("load balancer entry %d serves port %d, entry before it port %d; it is left out", i, port, r.Port)})
+			r.Problems = append(r.Problems, Problem{
+				ReasonPortMismatch,
+				fmt.Sprintf("load balancer entry %d serves port %d, entry before it port %d; it is left out", i, port, r.Port),
+			})
 			continue
 		}
 		r.Port, portSet = port, true
@@ -235,20 +230,21 @@ func Resolve(lb *netv1alpha1.LoadBalancerStatus, services corev1listers.ServiceL
 }
 
 // resolveDomainInternal resolves a DomainInternal that names a Service of
-// this cluster (see splitServiceDomain) to that Service's ClusterIPs,
-// appended to addrs, and the port to use on them. ref is the Service named,
-// when the domain names one; notes are addresses used after a rewrite.
-func resolveDomainInternal(addrs []netip.Addr, domain string, services corev1listers.ServiceLister) (
-	_ []netip.Addr, port int32, ref types.NamespacedName, referenced bool, notes []Problem, _ *Problem) {
+// this cluster (see splitServiceDomain) to that Service's ClusterIPs, and
+// the port to use on them. The Service named, when the domain names one,
+// is added to r.Referenced; addresses used after a rewrite are added to
+// r.Problems as notes, unless the entry gives no address.
+func (r *Resolution) resolveDomainInternal(domain string, services corev1listers.ServiceLister) ([]netip.Addr, int32, *Problem) {
 	name, ns, ok := splitServiceDomain(domain)
 	if !ok {
 		cd := network.GetClusterDomainName()
-		return addrs, 0, ref, false, nil, &Problem{ReasonNotClusterService, fmt.Sprintf(
+		return nil, 0, &Problem{ReasonNotClusterService, fmt.Sprintf(
 			"load balancer DomainInternal %q is not of the form <service>.<namespace>.svc.%s, <service>.<namespace>.svc or <service>.<namespace>", domain, cd)}
 	}
-	ref = types.NamespacedName{Namespace: ns, Name: name}
-	problem := func(reason Reason, format string, args ...any) ([]netip.Addr, int32, types.NamespacedName, bool, []Problem, *Problem) {
-		return addrs, 0, ref, true, nil, &Problem{reason, fmt.Sprintf(format, args...)}
+	ref := types.NamespacedName{Namespace: ns, Name: name}
+	r.Referenced = append(r.Referenced, ref)
+	problem := func(reason Reason, format string, args ...any) ([]netip.Addr, int32, *Problem) {
+		return nil, 0, &Problem{reason, fmt.Sprintf(format, args...)}
 	}
 	svc, err := services.Services(ns).Get(name)
 	if err != nil {
@@ -269,8 +265,11 @@ func resolveDomainInternal(addrs []netip.Addr, domain string, services corev1lis
 		// that does not fill clusterIPs); an empty one is no address.
 		ips = []string{svc.Spec.ClusterIP}
 	}
-	found := addrs
-	var refused *Problem
+	var (
+		found   []netip.Addr
+		notes   []Problem
+		refused *Problem
+	)
 	for _, ip := range ips {
 		a, err := netip.ParseAddr(ip)
 		if err != nil {
@@ -286,18 +285,19 @@ func resolveDomainInternal(addrs []netip.Addr, domain string, services corev1lis
 		}
 		found = append(found, a)
 	}
-	if len(found) == len(addrs) {
+	if len(found) == 0 {
 		if refused != nil {
-			return addrs, 0, ref, true, nil, refused
+			return nil, 0, refused
 		}
 		return problem(ReasonNoClusterIP, "Service %s named by load balancer DomainInternal %q has no cluster IP", ref, domain)
 	}
-	port, ok = servicePort(svc)
+	port, ok := servicePort(svc)
 	if !ok {
 		return problem(ReasonNoPort, "Service %s named by load balancer DomainInternal %q has neither port %d nor a port named %q or %q",
 			ref, domain, netapi.ServiceHTTPPort, netapi.ServicePortNameH2C, netapi.ServicePortNameHTTP1)
 	}
-	return found, port, ref, true, notes, nil
+	r.Problems = append(r.Problems, notes...)
+	return found, port, nil
 }
 
 // usable returns a as endpoints may hold it: an IPv4-mapped IPv6 address
@@ -338,9 +338,10 @@ func servicePort(svc *corev1.Service) (int32, bool) {
 		if p.Port == netapi.ServiceHTTPPort {
 			return p.Port, true
 		}
-		if p.Name == netapi.ServicePortNameH2C {
+		switch p.Name {
+		case netapi.ServicePortNameH2C:
 			h2c = p
-		} else if p.Name == netapi.ServicePortNameHTTP1 {
+		case netapi.ServicePortNameHTTP1:
 			http1 = p
 		}
 	}

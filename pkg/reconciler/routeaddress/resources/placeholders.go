@@ -41,7 +41,7 @@ func Placeholders(ctx context.Context, r *v1.Route, tags []string) ([]*Placehold
 		if err != nil {
 			return nil, fmt.Errorf("failed to construct placeholder Service for tag %q of Route %s/%s: %w", tag, r.Namespace, r.Name, err)
 		}
-		out[i] = NewPlaceholder(s)
+		out[i] = NewPlaceholder(tag, s)
 	}
 	return out, nil
 }
@@ -49,6 +49,8 @@ func Placeholders(ctx context.Context, r *v1.Route, tags []string) ([]*Placehold
 // Placeholder is the route reconciler's placeholder Service of one of a Route's names,
 // with the headless Service MakeAddressing derives from it.
 type Placeholder struct {
+	// Tag is the traffic tag, "" for the Route's own name.
+	Tag string
 	// Service is the route reconciler's MakeK8sPlaceholderService.
 	Service *corev1.Service
 	// headless is the selector-less headless Service with the placeholder's
@@ -56,9 +58,10 @@ type Placeholder struct {
 	headless *corev1.Service
 }
 
-// NewPlaceholder wraps the route reconciler's placeholder Service svc.
-func NewPlaceholder(svc *corev1.Service) *Placeholder {
-	return &Placeholder{Service: svc, headless: headless(svc)}
+// NewPlaceholder wraps the route reconciler's placeholder Service svc of
+// the traffic tag tag.
+func NewPlaceholder(tag string, svc *corev1.Service) *Placeholder {
+	return &Placeholder{Tag: tag, Service: svc, headless: headless(svc)}
 }
 
 // headlessObjects are the endpoints of a headless Service.

@@ -51,15 +51,15 @@ func DefaultService(old, svc *corev1.Service, allocate func() string) {
 		c := corev1.ServiceInternalTrafficPolicyCluster
 		spec.InternalTrafficPolicy = &c
 	}
-	switch {
-	case spec.ClusterIP == corev1.ClusterIPNone:
+	switch spec.ClusterIP {
+	case corev1.ClusterIPNone:
 		spec.ClusterIPs = []string{corev1.ClusterIPNone}
 		if spec.IPFamilyPolicy == nil {
 			p := corev1.IPFamilyPolicyRequireDualStack
 			spec.IPFamilyPolicy = &p
 			spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol}
 		}
-	case spec.ClusterIP == "":
+	case "":
 		if old != nil && old.Spec.ClusterIP != "" && old.Spec.Type != corev1.ServiceTypeExternalName {
 			spec.ClusterIP, spec.ClusterIPs = old.Spec.ClusterIP, old.Spec.ClusterIPs
 			return

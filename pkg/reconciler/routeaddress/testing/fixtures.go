@@ -24,6 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/pkg/kmeta"
@@ -81,12 +82,12 @@ func Route(tagged bool) *v1.Route {
 			Annotations: map[string]string{"team": "blue"},
 		},
 		Spec: v1.RouteSpec{Traffic: []v1.TrafficTarget{{
-			ConfigurationName: "hello", Percent: ptr(int64(100)), LatestRevision: ptr(true),
+			ConfigurationName: "hello", Percent: ptr.To(int64(100)), LatestRevision: ptr.To(true),
 		}}},
 	}
 	if tagged {
 		r.Spec.Traffic = append(r.Spec.Traffic, v1.TrafficTarget{
-			Tag: Tag, RevisionName: "hello-00001", LatestRevision: ptr(false),
+			Tag: Tag, RevisionName: "hello-00001", LatestRevision: ptr.To(false),
 		})
 	}
 	return r
@@ -153,5 +154,3 @@ func ServiceLister(svcs ...*corev1.Service) corev1listers.ServiceLister {
 	}
 	return corev1listers.NewServiceLister(idx)
 }
-
-func ptr[T any](v T) *T { return &v }

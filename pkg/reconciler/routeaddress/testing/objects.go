@@ -21,6 +21,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	servingtesting "knative.dev/serving/pkg/testing"
 )
@@ -48,7 +49,7 @@ func HeadlessService(name string, opts ...ServiceOption) *corev1.Service {
 			ClusterIP: corev1.ClusterIPNone,
 			Ports: []corev1.ServicePort{{
 				Name:        "http2",
-				AppProtocol: ptr("kubernetes.io/h2c"),
+				AppProtocol: ptr.To("kubernetes.io/h2c"),
 				Port:        80,
 				TargetPort:  intstr.FromInt(80),
 			}},
@@ -89,7 +90,7 @@ func Endpoints(name string, ips []string, opts ...EndpointsOption) *corev1.Endpo
 		ObjectMeta: routeMeta(name, map[string]string{"serving.knative.dev/route-address": "routeaddress-controller.knative.dev"}),
 		Subsets: []corev1.EndpointSubset{{
 			Addresses: addrs,
-			Ports:     []corev1.EndpointPort{{Name: "http2", AppProtocol: ptr("kubernetes.io/h2c"), Port: 80}},
+			Ports:     []corev1.EndpointPort{{Name: "http2", AppProtocol: ptr.To("kubernetes.io/h2c"), Port: 80}},
 		}},
 	}
 	for _, o := range opts {
@@ -111,7 +112,7 @@ func Slice(name string, family discoveryv1.AddressType, ips ...string) *discover
 	suffix := map[discoveryv1.AddressType]string{discoveryv1.AddressTypeIPv4: "-ipv4", discoveryv1.AddressTypeIPv6: "-ipv6"}[family]
 	eps := make([]discoveryv1.Endpoint, len(ips))
 	for i, ip := range ips {
-		eps[i] = discoveryv1.Endpoint{Addresses: []string{ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr(true)}}
+		eps[i] = discoveryv1.Endpoint{Addresses: []string{ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}}
 	}
 	return &discoveryv1.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{
@@ -127,17 +128,17 @@ func Slice(name string, family discoveryv1.AddressType, ips ...string) *discover
 				APIVersion:         "v1",
 				Kind:               "Service",
 				Name:               name,
-				Controller:         ptr(true),
-				BlockOwnerDeletion: ptr(true),
+				Controller:         ptr.To(true),
+				BlockOwnerDeletion: ptr.To(true),
 			}},
 		},
 		AddressType: family,
 		Endpoints:   eps,
 		Ports: []discoveryv1.EndpointPort{{
-			Name:        ptr("http2"),
-			AppProtocol: ptr("kubernetes.io/h2c"),
-			Port:        ptr[int32](80),
-			Protocol:    ptr(corev1.ProtocolTCP),
+			Name:        ptr.To("http2"),
+			AppProtocol: ptr.To("kubernetes.io/h2c"),
+			Port:        ptr.To[int32](80),
+			Protocol:    ptr.To(corev1.ProtocolTCP),
 		}},
 	}
 }
@@ -159,8 +160,8 @@ func routeMeta(name string, extra map[string]string) metav1.ObjectMeta {
 			Kind:               "Route",
 			Name:               RouteName,
 			UID:                RouteUID,
-			Controller:         ptr(true),
-			BlockOwnerDeletion: ptr(true),
+			Controller:         ptr.To(true),
+			BlockOwnerDeletion: ptr.To(true),
 		}},
 	}
 }

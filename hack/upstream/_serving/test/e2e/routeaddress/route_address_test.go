@@ -30,6 +30,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
@@ -87,7 +88,7 @@ func TestRouteAddress(t *testing.T) {
 	// Route is ready.
 	var last string
 	if err := wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(ctx context.Context) (bool, error) {
-		last = check(ctx, clients, route.Namespace, route.Name, nc.RouteAddressMode, want)
+		last = check(ctx, clients, types.NamespacedName{Namespace: route.Namespace, Name: route.Name}, nc.RouteAddressMode, want)
 		return last == "", nil
 	}); err != nil {
 		t.Fatalf("Service %s/%s: %s", route.Namespace, route.Name, last)
@@ -117,9 +118,10 @@ func ingressAddresses(ctx context.Context, clients *test.Clients, lbs []netv1alp
 	return slices.Sorted(slices.Values(svc.Spec.ClusterIPs)), nil
 }
 
-// check returns what is wrong with the Service ns/name and its endpoints
-// in mode, "" when nothing is.
-func check(ctx context.Context, clients *test.Clients, ns, name string, mode netcfg.RouteAddressMode, want []string) string {
+// check returns what is wrong with the Service key and its endpoints in
+// mode, "" when nothing is.
+func check(ctx context.Context, clients *test.Clients, key types.NamespacedName, mode netcfg.RouteAddressMode, want []string) string {
+	ns, name := key.Namespace, key.Name
 	svc, err := clients.KubeClient.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return err.Error()
