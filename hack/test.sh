@@ -14,8 +14,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# The project's test command (README.md): verifies generated code, vets and
-# runs every unit test, runs the mutation check on the routeaddress tree,
+# The project's test command (README.md): vets and runs every unit test,
+# runs the mutation check on the routeaddress tree,
 # verifies the serving patch series against pkg, networking and serving,
 # then the e2e conformance suite on a local control plane.
 #
@@ -65,7 +65,6 @@ echo "=== third-party programs: building in the background (log: ${LOGS}/third-p
 ) &
 THIRD_PARTY=$!
 
-step "verify-codegen" ./hack/verify-codegen.sh
 step "go vet" go vet ./...
 step "unit tests" go test -count=1 ./...
 step "mutation check (hack/mutation.sh)" ./hack/mutation.sh

@@ -38,6 +38,7 @@ import (
 	"knative.dev/serving/pkg/reconciler/serverlessservice"
 	"knative.dev/serving/pkg/reconciler/service"
 
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/fence"
@@ -93,17 +94,17 @@ func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *contr
 	// The routeaddress controller's store reports bad values; this one
 	// only follows the mode.
 	store := config.NewStore(logging.WithLogger(ctx, logger), nil, func(_ string, value interface{}) {
-		ra, ok := config.RouteAddressOf(value)
+		nc, ok := value.(*netcfg.Config)
 		if !ok {
 			return
 		}
 		now := int32(1)
-		if ra.Mode.Managed() {
+		if nc.RouteAddressMode.Managed() {
 			now = 2
 		}
 		if prev := lastManaged.Swap(now); prev != 0 && prev != now {
 			logger.Infof("route-address-mode is now %s: upstream Service and Endpoints writes are %s",
-				ra.Mode, map[bool]string{true: "fenced", false: "sent"}[ra.Mode.Managed()])
+				nc.RouteAddressMode, map[bool]string{true: "fenced", false: "sent"}[nc.RouteAddressMode.Managed()])
 			if i := impl.Load(); i != nil {
 				i.GlobalResync(routeinformer.Get(ctx).Informer())
 			}

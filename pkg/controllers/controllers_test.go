@@ -30,6 +30,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"knative.dev/pkg/injection"
 )
 

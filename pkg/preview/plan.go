@@ -33,7 +33,7 @@ import (
 
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
@@ -90,13 +90,13 @@ func currentShape(r *v1.Route, name string, a plan.Actual) string {
 }
 
 // nextShape names what MakeAddressing decided, in the same words.
-func nextShape(a *resources.Addressing, mode config.Mode) string {
+func nextShape(a *resources.Addressing, mode netcfg.RouteAddressMode) string {
 	switch a.Shape {
 	case resources.ShapeHeadless:
 		switch mode {
-		case config.ModeEndpoints:
+		case netcfg.RouteAddressModeEndpoints:
 			return ShapeHeadlessEndpoints
-		case config.ModeEndpointSlices:
+		case netcfg.RouteAddressModeEndpointSlices:
 			return ShapeHeadlessSlices
 		default:
 			return ShapeHeadlessBoth
@@ -165,9 +165,9 @@ type Summary struct {
 
 // Report is the whole plan.
 type Report struct {
-	Mode                 config.Mode     `json:"mode"`
-	ExternalNameFallback config.Fallback `json:"externalNameFallback"`
-	Routes               []RoutePlan     `json:"routes"`
+	Mode                 netcfg.RouteAddressMode     `json:"mode"`
+	ExternalNameFallback netcfg.RouteAddressFallback `json:"externalNameFallback"`
+	Routes               []RoutePlan                 `json:"routes"`
 	// Controller is serving's controller as it runs now; a switch while
 	// its Problem is set is blocked.
 	Controller ControllerState `json:"controller"`
@@ -177,18 +177,18 @@ type Report struct {
 }
 
 // Plan computes what the controller would do if route-address-mode were
-// cfg.Mode (and the fallback cfg.ExternalNameFallback).
-func (c Clients) Plan(ctx context.Context, s Scope, cfg *config.RouteAddress) (*Report, error) {
+// cfg.RouteAddressMode (and the fallback cfg.RouteAddressExternalNameFallback).
+func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report, error) {
 	cl, err := c.read(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Mode: cfg.Mode, ExternalNameFallback: cfg.ExternalNameFallback, Routes: []RoutePlan{}}
+	rep := &Report{Mode: cfg.RouteAddressMode, ExternalNameFallback: cfg.RouteAddressExternalNameFallback, Routes: []RoutePlan{}}
 	if rep.Controller, err = c.controllerState(ctx, s.SystemNamespace, c.now()); err != nil {
 		return nil, err
 	}
-	current, err := config.NewRouteAddressFromMap(cl.netData)
-	switching := err != nil || current.Mode != cfg.Mode
+	current, err := netcfg.NewConfigFromMap(cl.netData)
+	switching := err != nil || current.RouteAddressMode != cfg.RouteAddressMode
 	if switching && rep.Controller.Problem != "" {
 		rep.SwitchBlocked = rep.Controller.Problem
 		rep.Summary.Blocked++
@@ -201,7 +201,7 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *config.RouteAddress) (*
 		p := plan.Make(in)
 		rp := RoutePlan{Namespace: r.Namespace, Route: r.Name, Operations: []Operation{}}
 		for _, a := range ads {
-			n := Name{Service: a.Name, Tag: a.Tag, Current: currentShape(r, a.Name, in.Actual), Next: nextShape(a, cfg.Mode)}
+			n := Name{Service: a.Name, Tag: a.Tag, Current: currentShape(r, a.Name, in.Actual), Next: nextShape(a, cfg.RouteAddressMode)}
 			for _, pr := range a.Resolution.Problems {
 				n.Warnings = append(n.Warnings, pr.String())
 			}
@@ -325,17 +325,17 @@ func (c Clients) Status(ctx context.Context, s Scope) (*Status, error) {
 	if st.LeftBehind == nil {
 		st.LeftBehind = []string{}
 	}
-	if ra, err := config.NewRouteAddressFromMap(cl.netData); err != nil {
+	if ra, err := netcfg.NewConfigFromMap(cl.netData); err != nil {
 		st.ConfigError = err.Error()
 	} else {
-		st.Mode, st.ExternalNameFallback = string(ra.Mode), string(ra.ExternalNameFallback)
+		st.Mode, st.ExternalNameFallback = string(ra.RouteAddressMode), string(ra.RouteAddressExternalNameFallback)
 	}
 	for _, svc := range cl.services {
 		if svc.Spec.Type == corev1.ServiceTypeExternalName {
 			st.ExternalNameServices++
 		}
 	}
-	defaults := &config.RouteAddress{Mode: config.ModeExternalName, ExternalNameFallback: config.FallbackEnabled}
+	defaults := &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeExternalName, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled}
 	for _, r := range cl.routes {
 		in, ads, err := cl.routeInput(ctx, r, defaults)
 		if err != nil {

@@ -44,7 +44,7 @@ import (
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 	routenames "knative.dev/serving/pkg/reconciler/route/resources/names"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	racfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
@@ -225,7 +225,7 @@ func (cl *cluster) actualFor(r *v1.Route, svcNames []string) plan.Actual {
 }
 
 // routeInput builds the planner input for r as the controller would in cfg.
-func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.RouteAddress) (plan.Input, []*resources.Addressing, error) {
+func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *racfg.Config) (plan.Input, []*resources.Addressing, error) {
 	ctx = routecfg.ToContext(ctx, cl.routeCfg)
 	tags := resources.TargetTags(r)
 	placeholders, err := resources.Placeholders(ctx, r, tags)
@@ -245,11 +245,11 @@ func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *config.Rout
 	if i := cl.ingresses[r.Namespace+"/"+routenames.Ingress(r)]; i != nil && metav1.IsControlledBy(i, r) {
 		ing = i
 	}
-	in := plan.Input{Owner: r, Actual: actual, Released: !cfg.Mode.Managed()}
+	in := plan.Input{Owner: r, Actual: actual, Released: !cfg.RouteAddressMode.Managed()}
 	var ads []*resources.Addressing
 	src := resources.Source{
 		Ingress:  ing,
-		Settings: resources.Settings{Mode: cfg.Mode, Fallback: cfg.ExternalNameFallback},
+		Network:  cfg,
 		Resolver: resources.NewResolver(cl.lister),
 	}
 	for i, ph := range placeholders {

@@ -18,9 +18,11 @@ package webhook
 
 import (
 	"context"
+	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/controller"
 	"knative.dev/pkg/injection"
@@ -48,7 +50,7 @@ import (
 	"knative.dev/serving/pkg/gc"
 	domainconfig "knative.dev/serving/pkg/reconciler/route/config"
 
-	raconfig "knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	racfg "knative.dev/route-address/pkg/networking/config"
 )
 
 // Types are the resources serving's webhook defaults and validates.
@@ -131,8 +133,8 @@ func NewNetworkConfigFromConfigMap(cm *corev1.ConfigMap) (*netcfg.Config, error)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := raconfig.NewRouteAddressFromConfigMap(cm); err != nil {
-		return nil, err
+	if _, err := racfg.NewConfigFromMap(cm.Data); err != nil {
+		return nil, fmt.Errorf("invalid ConfigMap %s/%s: %w", cm.Namespace, cm.Name, err)
 	}
 	return c, nil
 }

@@ -144,7 +144,8 @@ func (c *Cluster) StartContour(ctx context.Context, gateway string) (*Contour, e
 		Debug: fmt.Sprintf("127.0.0.1:%d", ports[1]),
 		dir:   c.Dir,
 	}
-	args := []string{"serve", "--kubeconfig", kubeconfig, "--config-path", conf, "--insecure", "--disable-leader-election",
+	args := []string{
+		"serve", "--kubeconfig", kubeconfig, "--config-path", conf, "--insecure", "--disable-leader-election",
 		"--xds-address", "127.0.0.1", "--xds-port", fmt.Sprint(ports[0]),
 		"--debug-http-address", "127.0.0.1", "--debug-http-port", fmt.Sprint(ports[1]),
 		"--http-address", "127.0.0.1", "--http-port", fmt.Sprint(ports[2]),

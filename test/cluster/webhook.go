@@ -79,8 +79,10 @@ func (c *Cluster) StartWebhook(ctx context.Context, bin string) (w *Webhook, err
 		return w, fmt.Errorf("ip addr add %s: %w: %s", WebhookIP, err, out)
 	}
 	w.cmd, err = Run(filepath.Join(c.Dir, "webhook.log"),
-		[]string{"SYSTEM_NAMESPACE=" + SystemNamespace, "WEBHOOK_NAME=webhook", "WEBHOOK_PORT=443", "PROFILING_PORT=0",
-			"CONFIG_LOGGING_NAME=config-logging", "CONFIG_OBSERVABILITY_NAME=config-observability"},
+		[]string{
+			"SYSTEM_NAMESPACE=" + SystemNamespace, "WEBHOOK_NAME=webhook", "WEBHOOK_PORT=443", "PROFILING_PORT=0",
+			"CONFIG_LOGGING_NAME=config-logging", "CONFIG_OBSERVABILITY_NAME=config-observability",
+		},
 		bin, "--kubeconfig", c.ControllerKubeconfig)
 	if err != nil {
 		return w, err

@@ -34,7 +34,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/utils/ptr"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	"knative.dev/route-address/test/cluster"
 )
@@ -86,7 +86,7 @@ func setupContour(t *testing.T) *contourEnv {
 	}
 	e := &contourEnv{gw: namespace(t, "gw"), ns: namespace(t, "contour"), dyn: dyn}
 	gatewayService(t, e.gw, "gateway", contourGatewayIP, 80)
-	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 	route(t, e.ns, byIP)
 	setLoadBalancer(t, e.ns, byIP, ipEntry(contourLBIP))
 	route(t, e.ns, byName, "canary")
@@ -378,8 +378,8 @@ func routeTo(resources []json.RawMessage, host string) string {
 
 // contourWant checks v, for the Route Service svc in mode, against what
 // Contour must make of it.
-func (e *contourEnv) contourWant(mode config.Mode, svc string, v contourView) error {
-	external := mode == config.ModeExternalName && svc != byIP // upstream: ExternalName for a DomainInternal
+func (e *contourEnv) contourWant(mode netcfg.RouteAddressMode, svc string, v contourView) error {
+	external := mode == netcfg.RouteAddressModeExternalName && svc != byIP // upstream: ExternalName for a DomainInternal
 	if external {
 		switch {
 		case v.resolvedRefs.status != "False" || v.resolvedRefs.reason != "BackendNotFound" || !strings.Contains(v.resolvedRefs.message, "ExternalName"):
@@ -418,7 +418,7 @@ func (e *contourEnv) contourWant(mode config.Mode, svc string, v contourView) er
 	// Where the endpoints come from: our slices, or in Endpoints mode (and
 	// upstream's IP case) the slice kube-controller-manager mirrors.
 	wantSource := names.ManagedBy
-	if mode == config.ModeEndpoints || mode == config.ModeExternalName {
+	if mode == netcfg.RouteAddressModeEndpoints || mode == netcfg.RouteAddressModeExternalName {
 		wantSource = names.MirroredBy
 	}
 	if v.source != wantSource {
@@ -435,8 +435,8 @@ func (e *contourEnv) contourWant(mode config.Mode, svc string, v contourView) er
 func TestContour(t *testing.T) {
 	e := setupContour(t)
 	var table []string
-	for _, mode := range []config.Mode{config.ModeExternalName, config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices} {
-		setMode(t, mode, config.FallbackEnabled)
+	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeExternalName, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices} {
+		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
 		waitModeObjects(t, e.ns, mode, map[string]bool{byName: true, "canary-" + byName: true}, contourServices...)
 		for _, svc := range contourServices {
 			var v contourView
@@ -476,8 +476,8 @@ func contourSwitches(t *testing.T, e *contourEnv) {
 		}
 		return e.endpointsOf(eds, byName), nil
 	}
-	setMode(t, config.ModeExternalName, config.FallbackEnabled)
-	waitModeObjects(t, e.ns, config.ModeExternalName, map[string]bool{byName: true}, byName)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
+	waitModeObjects(t, e.ns, netcfg.RouteAddressModeExternalName, map[string]bool{byName: true}, byName)
 	eventually(t, "no endpoint for byname", func() error {
 		if eps, err := sample(); err != nil || len(eps) > 0 {
 			return fmt.Errorf("EDS has %v (%v)", eps, err)
@@ -485,15 +485,15 @@ func contourSwitches(t *testing.T, e *contourEnv) {
 		return nil
 	})
 	for _, s := range []struct {
-		mode    config.Mode
+		mode    netcfg.RouteAddressMode
 		managed bool // between two managed modes
 	}{
-		{config.ModeEndpointsAndSlices, false},
-		{config.ModeEndpointSlices, true},
-		{config.ModeExternalName, false},
+		{netcfg.RouteAddressModeEndpointsAndSlices, false},
+		{netcfg.RouteAddressModeEndpointSlices, true},
+		{netcfg.RouteAddressModeExternalName, false},
 	} {
 		start := time.Now()
-		setMode(t, s.mode, config.FallbackEnabled)
+		setMode(t, s.mode, netcfg.RouteAddressFallbackEnabled)
 		var (
 			without, settled time.Duration
 			samples          int

@@ -28,7 +28,7 @@ import (
 	"testing"
 	"time"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -94,14 +94,14 @@ func TestDataPath(t *testing.T) {
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", dataGatewayIP, 80)
 	ns := namespace(t, "data")
-	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 	route(t, ns, "byip")
 	setLoadBalancer(t, ns, "byip", ipEntry(dataLBIP))
 	route(t, ns, "byname", "tag")
 	setLoadBalancer(t, ns, "byname", internalEntry(fmt.Sprintf(gwDomain, gw)))
 
-	for _, mode := range config.Modes {
-		setMode(t, mode, config.FallbackEnabled)
+	for _, mode := range netcfg.RouteAddressModes {
+		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
 		// This mode's objects and no other's, so that the requests below
 		// cannot be served by what the previous mode left.
 		waitModeObjects(t, ns, mode, map[string]bool{"byname": true, "tag-byname": true}, "byip", "byname", "tag-byname")

@@ -31,7 +31,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -59,9 +59,9 @@ func clearLoadBalancer(t *testing.T, ns, name string) {
 func TestLoadBalancerGone(t *testing.T) {
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.40", 80)
-	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices} {
+	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices} {
 		t.Run(string(mode), func(t *testing.T) {
-			setMode(t, mode, config.FallbackEnabled)
+			setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
 			ns := namespace(t, "lbgone")
 			route(t, ns, "hello", "canary")
 			setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
@@ -111,7 +111,7 @@ func TestLoadBalancerGone(t *testing.T) {
 // lower-case ExternalName, which the apiserver takes (it refuses upper
 // case), replacing the headless Service without a gap in between.
 func TestDomainInternalForms(t *testing.T) {
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.41", 80)
 	ns := namespace(t, "forms")
@@ -170,7 +170,7 @@ func alive() bool {
 // started with it stays up, and reports it too.
 func TestBadKey(t *testing.T) {
 	needLocal(t)
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.42", 80)
 	ns := namespace(t, "badkey")
@@ -179,10 +179,10 @@ func TestBadKey(t *testing.T) {
 	headless := shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.42"}}
 	upstream := shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}
 	waitShape(t, ns, "hello", headless)
-	t.Cleanup(func() { setMode(t, config.ModeEndpointSlices, config.FallbackEnabled) })
+	t.Cleanup(func() { setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled) })
 
 	typo := "endpointslice"
-	patchConfigNetwork(t, map[string]string{config.ModeKey: typo})
+	patchConfigNetwork(t, map[string]string{netcfg.RouteAddressModeKey: typo})
 	msg := fmt.Sprintf(`route-address-mode with value: %q in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; using route-address-mode=externalname`, typo)
 	eventually(t, "an InvalidConfiguration Warning on config-network", func() error {
 		if n := len(invalidConfigEvents(t, msg)); n != 1 {
@@ -214,7 +214,7 @@ func TestBadKey(t *testing.T) {
 	}
 	t.Logf("restart with the bad value: the controller is up, the Route's Service is upstream's ExternalName, and reports it again")
 
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	waitShape(t, ns, "hello", headless)
 }
 
@@ -233,7 +233,7 @@ func TestWebhookRefusesBadKey(t *testing.T) {
 	}
 	t.Cleanup(w.Close)
 	patch := func(mode string) error {
-		b, _ := json.Marshal(map[string]any{"data": map[string]string{config.ModeKey: mode}})
+		b, _ := json.Marshal(map[string]any{"data": map[string]string{netcfg.RouteAddressModeKey: mode}})
 		_, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(bg(), "config-network", types.MergePatchType, b, metav1.PatchOptions{})
 		return err
 	}
@@ -243,11 +243,11 @@ func TestWebhookRefusesBadKey(t *testing.T) {
 		t.Fatalf("patching route-address-mode=endpointslice: %v; want it refused with %q", err, want)
 	}
 	t.Logf("kubectl patch ... route-address-mode=endpointslice: %v", err)
-	if err := patch(string(config.ModeEndpointSlices)); err != nil {
+	if err := patch(string(netcfg.RouteAddressModeEndpointSlices)); err != nil {
 		t.Errorf("a good value was refused: %v", err)
 	}
 	cm, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Get(bg(), "config-network", metav1.GetOptions{})
-	if err != nil || cm.Data[config.ModeKey] != string(config.ModeEndpointSlices) {
-		t.Errorf("config-network %s = %q (%v), want %s", config.ModeKey, cm.Data[config.ModeKey], err, config.ModeEndpointSlices)
+	if err != nil || cm.Data[netcfg.RouteAddressModeKey] != string(netcfg.RouteAddressModeEndpointSlices) {
+		t.Errorf("config-network %s = %q (%v), want %s", netcfg.RouteAddressModeKey, cm.Data[netcfg.RouteAddressModeKey], err, netcfg.RouteAddressModeEndpointSlices)
 	}
 }

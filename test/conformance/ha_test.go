@@ -32,7 +32,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -249,7 +249,7 @@ func leaderLostMidSwitch(t *testing.T, freeze bool) {
 	ip := map[bool]string{false: "198.19.0.72", true: "198.19.0.73"}[freeze]
 	gatewayService(t, gw, "gateway", ip, 80)
 	ns := namespace(t, "ha")
-	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 	for i := range n {
 		name := fmt.Sprintf("r%d", i)
 		route(t, ns, name, "tag")
@@ -270,7 +270,7 @@ func leaderLostMidSwitch(t *testing.T, freeze bool) {
 	auditQuiet(t, time.Now().Add(-time.Minute), ns, 2*time.Second)
 
 	start := time.Now()
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	for oursSlices(t, ns) == 0 && time.Since(start) < 30*time.Second {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -361,17 +361,17 @@ func TestHATwoReplicasSwitches(t *testing.T) {
 	const ip = "198.19.0.71"
 	gatewayService(t, gw, "gateway", ip, 80)
 	ns := namespace(t, "ha2")
-	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 	steadyRoutes(t, ns, gw, n)
-	waitAllShaped(t, ns, gw, ip, n, config.ModeExternalName)
+	waitAllShaped(t, ns, gw, ip, n, netcfg.RouteAddressModeExternalName)
 	leader := routeAddressLeader(t, rs)
 	sizes := make([]int64, len(rs))
 	for i, r := range rs {
 		sizes[i] = r.logSize(t)
 	}
-	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices, config.ModeExternalName, config.ModeEndpointSlices} {
+	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressModeEndpointSlices} {
 		start := time.Now()
-		setMode(t, mode, config.FallbackEnabled)
+		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
 		waitAllShaped(t, ns, gw, ip, n, mode)
 		t.Logf("→ %-18s converged in %v", mode, time.Since(start).Round(10*time.Millisecond))
 	}

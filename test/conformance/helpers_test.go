@@ -43,7 +43,7 @@ import (
 	duckv1 "knative.dev/pkg/apis/duck/v1"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -95,9 +95,9 @@ func skipOrFail(t *testing.T, why string) {
 }
 
 // setMode writes the route-address keys into config-network.
-func setMode(t *testing.T, mode config.Mode, fb config.Fallback) {
+func setMode(t *testing.T, mode netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) {
 	t.Helper()
-	patchConfigNetwork(t, map[string]string{config.ModeKey: string(mode), config.ExternalNameFallbackKey: string(fb)})
+	patchConfigNetwork(t, map[string]string{netcfg.RouteAddressModeKey: string(mode), netcfg.RouteAddressExternalNameFallbackKey: string(fb)})
 }
 
 // patchConfigNetwork merges data into config-network.

@@ -32,12 +32,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
-	netcfg "knative.dev/networking/pkg/config"
+	networkingcfg "knative.dev/networking/pkg/config"
 	"knative.dev/pkg/apis"
 	"knative.dev/pkg/kmeta"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/dns"
 )
 
@@ -124,7 +124,7 @@ func gapOf(fs []probeFailure) time.Duration {
 // recreates the Services (upstream does, ClusterIP → ExternalName is
 // immutable), the one allowed gap, which is reported.
 func TestTransitions(t *testing.T) {
-	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.30", 80)
 	ns := namespace(t, "transitions")
@@ -138,19 +138,19 @@ func TestTransitions(t *testing.T) {
 	p := probe([]string{"198.19.0.30"}, names...)
 	defer p.close()
 	steps := []struct {
-		mode        config.Mode
+		mode        netcfg.RouteAddressMode
 		want        shape
 		recreates   bool
 		description string
 	}{
-		{config.ModeEndpointSlices, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"%s-ipv4 IPv4 198.19.0.30"}}, false, "ExternalName → headless is an update"},
-		{config.ModeEndpoints, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, Mirrored: 1}, false, "slices deleted once the Endpoints are mirrored"},
-		{config.ModeEndpointsAndSlices, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, SkipMirror: true, Slices: []string{"%s-ipv4 IPv4 198.19.0.30"}}, false, "slices created, label added"},
-		{config.ModeExternalName, shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}, true, "upstream recreates headless → ExternalName"},
-		{config.ModeEndpoints, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, Mirrored: 1}, false, "headless once the Endpoints are mirrored"},
+		{netcfg.RouteAddressModeEndpointSlices, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"%s-ipv4 IPv4 198.19.0.30"}}, false, "ExternalName → headless is an update"},
+		{netcfg.RouteAddressModeEndpoints, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, Mirrored: 1}, false, "slices deleted once the Endpoints are mirrored"},
+		{netcfg.RouteAddressModeEndpointsAndSlices, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, SkipMirror: true, Slices: []string{"%s-ipv4 IPv4 198.19.0.30"}}, false, "slices created, label added"},
+		{netcfg.RouteAddressModeExternalName, shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}, true, "upstream recreates headless → ExternalName"},
+		{netcfg.RouteAddressModeEndpoints, shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{"198.19.0.30"}, Mirrored: 1}, false, "headless once the Endpoints are mirrored"},
 	}
 	for _, s := range steps {
-		setMode(t, s.mode, config.FallbackEnabled)
+		setMode(t, s.mode, netcfg.RouteAddressFallbackEnabled)
 		for _, n := range []string{"hello", "canary-hello"} {
 			waitShape(t, ns, n, named(s.want, n))
 		}
@@ -168,7 +168,7 @@ func TestTransitions(t *testing.T) {
 
 // TestTagAddedAndRemoved: a new tag gets its name, a removed one loses it.
 func TestTagAddedAndRemoved(t *testing.T) {
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	ns := namespace(t, "tags")
 	route(t, ns, "hello")
 	setLoadBalancer(t, ns, "hello", ipEntry(lbIPv4))
@@ -190,14 +190,16 @@ func TestTagAddedAndRemoved(t *testing.T) {
 // placeholders the reconciler reuses between reconciles, so this is also
 // the end-to-end check that a configuration change is not served from them.
 func TestTagTemplateChanged(t *testing.T) {
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	ns := namespace(t, "tagtmpl")
 	route(t, ns, "hello", "blue")
 	setLoadBalancer(t, ns, "hello", ipEntry(lbIPv4))
 	waitDNS(t, fqdn(ns, "blue-hello"), "A/AAAA "+lbIPv4)
 
-	patchConfigNetwork(t, map[string]string{netcfg.TagTemplateKey: "{{.Tag}}-x-{{.Name}}"})
-	t.Cleanup(func() { patchConfigNetwork(t, map[string]string{netcfg.TagTemplateKey: netcfg.DefaultTagTemplate}) })
+	patchConfigNetwork(t, map[string]string{networkingcfg.TagTemplateKey: "{{.Tag}}-x-{{.Name}}"})
+	t.Cleanup(func() {
+		patchConfigNetwork(t, map[string]string{networkingcfg.TagTemplateKey: networkingcfg.DefaultTagTemplate})
+	})
 
 	waitShape(t, ns, "blue-x-hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"blue-x-hello-ipv4 IPv4 " + lbIPv4}})
 	waitDNS(t, fqdn(ns, "blue-x-hello"), "A/AAAA "+lbIPv4)
@@ -209,7 +211,7 @@ func TestTagTemplateChanged(t *testing.T) {
 // TestGatewayRecreated: the DomainInternal target Service is deleted and
 // recreated with a new ClusterIP; the Route's endpoints follow.
 func TestGatewayRecreated(t *testing.T) {
-	setMode(t, config.ModeEndpointsAndSlices, config.FallbackDisabled)
+	setMode(t, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackDisabled)
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.40", 80)
 	ns := namespace(t, "follow")
@@ -223,8 +225,10 @@ func TestGatewayRecreated(t *testing.T) {
 	// Gone: unresolvable, fallback disabled → headless without endpoints.
 	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true})
 	gatewayService(t, gw, "gateway", "198.19.0.41", 80)
-	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true,
-		Endpoints: []string{"198.19.0.41"}, SkipMirror: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.41"}})
+	waitShape(t, ns, "hello", shape{
+		Type: corev1.ServiceTypeClusterIP, Headless: true,
+		Endpoints: []string{"198.19.0.41"}, SkipMirror: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.41"},
+	})
 	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.41")
 }
 
@@ -232,12 +236,14 @@ func TestGatewayRecreated(t *testing.T) {
 // name is left untouched and the Route gets a Warning event (as serving's
 // TestConflictingRouteService expects the Route not to take it over).
 func TestConflictingService(t *testing.T) {
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	ns := namespace(t, "conflict")
 	theirs, err := env.kube.CoreV1().Services(ns).Create(bg(), &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hello", Labels: map[string]string{"owner": "someone-else"}},
-		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "elsewhere.example.com",
-			Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(80)}}},
+		Spec: corev1.ServiceSpec{
+			Type: corev1.ServiceTypeExternalName, ExternalName: "elsewhere.example.com",
+			Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(80)}},
+		},
 	}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)

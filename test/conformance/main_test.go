@@ -88,8 +88,10 @@ func run(m *testing.M) int {
 	env.gateway = filepath.Join(dir, "gateway")
 	env.webhook = filepath.Join(dir, "webhook")
 	env.stock = filepath.Join(dir, "stockcontroller")
-	for bin, pkg := range map[string]string{env.controller: "test/cmd/controller", env.gateway: "test/cmd/gateway", env.webhook: "cmd/webhook",
-		env.stock: "test/cmd/stockcontroller"} {
+	for bin, pkg := range map[string]string{
+		env.controller: "test/cmd/controller", env.gateway: "test/cmd/gateway", env.webhook: "cmd/webhook",
+		env.stock: "test/cmd/stockcontroller",
+	} {
 		if out, err := exec.Command("go", "build", "-o", bin, "knative.dev/route-address/"+pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
 			return 1

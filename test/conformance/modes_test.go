@@ -29,7 +29,7 @@ import (
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/dns"
 )
 
@@ -93,12 +93,12 @@ var lbCases = []lbCase{{
 }}
 
 // want is what a case looks like in a mode.
-func (c lbCase) want(mode config.Mode, fb config.Fallback, gwNS string) shape {
+func (c lbCase) want(mode netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback, gwNS string) shape {
 	return c.wantAt(mode, fb, gwNS, gwIP)
 }
 
 // wantAt is want for a gateway Service at ip.
-func (c lbCase) wantAt(mode config.Mode, fb config.Fallback, gwNS, ip string) shape {
+func (c lbCase) wantAt(mode netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback, gwNS, ip string) shape {
 	if len(c.addrs) == 1 && c.addrs[0] == gwIP {
 		c.addrs = []string{ip}
 	}
@@ -107,8 +107,8 @@ func (c lbCase) wantAt(mode config.Mode, fb config.Fallback, gwNS, ip string) sh
 		s := shape{Type: corev1.ServiceTypeClusterIP, Headless: true}
 		if mode.WritesEndpoints() {
 			s.Endpoints = c.addrs
-			s.SkipMirror = mode == config.ModeEndpointsAndSlices
-			if mode == config.ModeEndpoints {
+			s.SkipMirror = mode == netcfg.RouteAddressModeEndpointsAndSlices
+			if mode == netcfg.RouteAddressModeEndpoints {
 				s.Mirrored = 1
 				if len(c.addrs) > 1 {
 					s.Mirrored = 2 // one per family
@@ -127,7 +127,7 @@ func (c lbCase) wantAt(mode config.Mode, fb config.Fallback, gwNS, ip string) sh
 		return s
 	case c.mesh:
 		return shape{Type: corev1.ServiceTypeClusterIP}
-	case c.cname != nil && fb == config.FallbackEnabled:
+	case c.cname != nil && fb == netcfg.RouteAddressFallbackEnabled:
 		return shape{Type: corev1.ServiceTypeExternalName, ExternalName: c.cname(gwNS)}
 	default:
 		return shape{Type: corev1.ServiceTypeClusterIP, Headless: true}
@@ -149,8 +149,8 @@ func TestModesAndLoadBalancers(t *testing.T) {
 	gw := namespace(t, "gateways")
 	gatewayService(t, gw, "gateway", gwIP, 80)
 
-	for _, mode := range []config.Mode{config.ModeEndpoints, config.ModeEndpointSlices, config.ModeEndpointsAndSlices} {
-		for _, fb := range config.Fallbacks {
+	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpointsAndSlices} {
+		for _, fb := range netcfg.RouteAddressFallbacks {
 			t.Run(fmt.Sprintf("%s/fallback=%s", mode, fb), func(t *testing.T) {
 				setMode(t, mode, fb)
 				ns := namespace(t, strings.ToLower(string(mode)))
@@ -193,7 +193,7 @@ func TestModesAndLoadBalancers(t *testing.T) {
 						})
 					}
 				}
-				if fb == config.FallbackDisabled {
+				if fb == netcfg.RouteAddressFallbackDisabled {
 					if n := externalNameServices(t, ns); n != 0 {
 						t.Errorf("%d ExternalName Services with the fallback disabled", n)
 					}

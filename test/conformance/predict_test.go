@@ -29,11 +29,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/preview"
 	"knative.dev/route-address/pkg/preview/cli"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -46,7 +47,7 @@ func TestPlanPredictsWrites(t *testing.T) {
 	const ip = "198.19.0.100"
 	gatewayService(t, gw, "gateway", ip, 80)
 	ns := namespace(t, "predict")
-	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 	lbs := map[string][]netv1alpha1.LoadBalancerIngressStatus{
 		"internal": {internalEntry(fmt.Sprintf(gwDomain, gw))},
 		"ip":       {ipEntry(lbIPv4)},
@@ -62,12 +63,14 @@ func TestPlanPredictsWrites(t *testing.T) {
 	time.Sleep(2 * time.Second)
 
 	for _, step := range []struct {
-		mode config.Mode
-		fb   config.Fallback
-	}{{config.ModeEndpointsAndSlices, config.FallbackEnabled}, {config.ModeEndpoints, config.FallbackDisabled}} {
+		mode netcfg.RouteAddressMode
+		fb   netcfg.RouteAddressFallback
+	}{{netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled}, {netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressFallbackDisabled}} {
 		var out, errOut bytes.Buffer
-		code := cli.Main(context.Background(), []string{"plan", "--kubeconfig", env.local.Kubeconfig,
-			"--mode", string(step.mode), "--externalname-fallback", string(step.fb), "-n", ns, "-o", "json"}, &out, &errOut)
+		code := cli.Main(context.Background(), []string{
+			"plan", "--kubeconfig", env.local.Kubeconfig,
+			"--mode", string(step.mode), "--externalname-fallback", string(step.fb), "-n", ns, "-o", "json",
+		}, &out, &errOut)
 		if code != 0 {
 			t.Fatalf("plan exited %d: %s", code, errOut.String())
 		}

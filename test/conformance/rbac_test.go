@@ -29,7 +29,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -67,7 +67,7 @@ func withoutRule(rules []rbacv1.PolicyRule, group, resource, verb string) []rbac
 func TestLeastPrivilege(t *testing.T) {
 	needLocal(t)
 	sa := "system:serviceaccount:" + cluster.SystemNamespace + ":" + cluster.ControllerServiceAccount
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.43", 80)
 	ns := namespace(t, "rbac")

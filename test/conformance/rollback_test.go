@@ -30,8 +30,8 @@ import (
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/preview"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	"knative.dev/route-address/test/cluster"
 )
@@ -106,11 +106,11 @@ func TestRollback(t *testing.T) {
 		{"internal", internalEntry(fmt.Sprintf(gwDomain, gw)), "198.19.0.110"},
 		{"byip", ipEntry("198.19.0.111"), "198.19.0.111"},
 	}
-	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices} {
+	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices} {
 		for _, documented := range []bool{true, false} {
 			how := map[bool]string{true: "documented", false: "image swapped"}[documented]
 			t.Run(string(mode)+"/"+how, func(t *testing.T) {
-				setMode(t, mode, config.FallbackEnabled)
+				setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
 				ns := namespace(t, "rollback")
 				probes := map[string]*prober{}
 				for _, l := range lbs {
@@ -122,7 +122,7 @@ func TestRollback(t *testing.T) {
 					t.Fatal("nothing of ours before the rollback")
 				}
 				if documented {
-					setMode(t, config.ModeExternalName, config.FallbackEnabled)
+					setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 					c := preview.Clients{Kube: env.kube, Serving: env.serving, Net: env.net}
 					eventually(t, "status: nothing left behind", func() error {
 						st, err := c.Status(bg(), preview.Scope{Namespace: ns, SystemNamespace: cluster.SystemNamespace})

@@ -38,8 +38,8 @@ import (
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/pkg/apis"
 
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -106,7 +106,7 @@ func TestLargeLoadBalancer(t *testing.T) {
 	if env.local == nil {
 		skipOrFail(t, "needs the local control plane's audit log")
 	}
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	ns := namespace(t, "large")
 	route(t, ns, "big")
 	ips := hostIPs(2501)
@@ -158,11 +158,11 @@ func TestLargeLoadBalancer(t *testing.T) {
 func TestLargeLoadBalancerEndpoints(t *testing.T) {
 	ips := hostIPs(2500)
 	for _, tc := range []struct {
-		mode    config.Mode
+		mode    netcfg.RouteAddressMode
 		answers []string
-	}{{config.ModeEndpoints, ips[:1000]}, {config.ModeEndpointsAndSlices, ips}} {
+	}{{netcfg.RouteAddressModeEndpoints, ips[:1000]}, {netcfg.RouteAddressModeEndpointsAndSlices, ips}} {
 		t.Run(string(tc.mode), func(t *testing.T) {
-			setMode(t, tc.mode, config.FallbackEnabled)
+			setMode(t, tc.mode, netcfg.RouteAddressFallbackEnabled)
 			ns := namespace(t, "large")
 			route(t, ns, "big")
 			setLoadBalancer(t, ns, "big", entriesOf(ips)...)
@@ -211,7 +211,7 @@ func TestNamespaceDeleted(t *testing.T) {
 		skipOrFail(t, "needs the controller's log")
 	}
 	const n = 300
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	ns := namespace(t, "doomed")
 	for i := range n {
 		route(t, ns, fmt.Sprintf("r%d", i))
@@ -302,7 +302,7 @@ func TestNamespaceDeleted(t *testing.T) {
 // ClusterLocalAddressReady condition says so, and goes once the names
 // have addresses again.
 func TestRouteStatusSaysNamesHaveNoAddress(t *testing.T) {
-	setMode(t, config.ModeEndpointSlices, config.FallbackDisabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackDisabled)
 	ns := namespace(t, "status")
 	route(t, ns, "hello")
 	setLoadBalancer(t, ns, "hello", netv1alpha1.LoadBalancerIngressStatus{Domain: "lb.example.com"})

@@ -35,7 +35,7 @@ import (
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/serving/pkg/apis/serving/v1beta1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -69,7 +69,7 @@ func setupSkipper(t *testing.T) *skipperEnv {
 	setupNetns(t, dataLBIP, skipperGatewayIP)
 	e := &skipperEnv{gw: namespace(t, "gw"), ns: namespace(t, "skipper")}
 	gatewayService(t, e.gw, "gateway", skipperGatewayIP, 80)
-	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 	route(t, e.ns, byIP)
 	setLoadBalancer(t, e.ns, byIP, ipEntry(dataLBIP))
 	route(t, e.ns, byName)
@@ -93,14 +93,14 @@ func setupSkipper(t *testing.T) *skipperEnv {
 
 // skipperWant is the table of issue 11: what each Skipper answers for each
 // mode and load balancer.
-func skipperWant(mode config.Mode, route string, s *cluster.Skipper) int {
+func skipperWant(mode netcfg.RouteAddressMode, route string, s *cluster.Skipper) int {
 	switch mode {
-	case config.ModeExternalName:
+	case netcfg.RouteAddressModeExternalName:
 		if route == byIP {
 			return http.StatusOK // upstream: headless + Endpoints (mirrored into slices)
 		}
 		return http.StatusNotFound // ExternalName: the route is dropped
-	case config.ModeEndpointSlices:
+	case netcfg.RouteAddressModeEndpointSlices:
 		if s.Name == "endpoints" {
 			return http.StatusBadGateway // no Endpoints: "no endpoints"
 		}
@@ -152,7 +152,7 @@ func (e *skipperEnv) hold(t *testing.T, s *cluster.Skipper, route string, want i
 }
 
 // waitModeShape waits until both Routes' Services have the mode's objects.
-func (e *skipperEnv) waitModeShape(t *testing.T, mode config.Mode) {
+func (e *skipperEnv) waitModeShape(t *testing.T, mode netcfg.RouteAddressMode) {
 	t.Helper()
 	waitModeObjects(t, e.ns, mode, map[string]bool{byName: true}, byIP, byName)
 }
@@ -162,7 +162,7 @@ func (e *skipperEnv) waitModeShape(t *testing.T, mode config.Mode) {
 // mode the names in externalName are ExternalName; in our modes each is
 // headless with our Endpoints only in the Endpoints modes, our slices only
 // in the slice modes, and mirrored slices only in Endpoints mode.
-func waitModeObjects(t *testing.T, ns string, mode config.Mode, externalName map[string]bool, names ...string) {
+func waitModeObjects(t *testing.T, ns string, mode netcfg.RouteAddressMode, externalName map[string]bool, names ...string) {
 	t.Helper()
 	for _, r := range names {
 		eventually(t, fmt.Sprintf("%s/%s in mode %s", ns, r, mode), func() error {
@@ -183,7 +183,7 @@ func waitModeObjects(t *testing.T, ns string, mode config.Mode, externalName map
 				return fmt.Errorf("Endpoints: %+v", s)
 			case mode.WritesEndpointSlices() != (len(s.Slices) > 0):
 				return fmt.Errorf("slices: %+v", s)
-			case (mode == config.ModeEndpoints) != (s.Mirrored > 0):
+			case (mode == netcfg.RouteAddressModeEndpoints) != (s.Mirrored > 0):
 				return fmt.Errorf("mirrored slices: %+v", s)
 			}
 			return nil
@@ -197,8 +197,8 @@ func waitModeObjects(t *testing.T, ns string, mode config.Mode, externalName map
 func TestSkipper(t *testing.T) {
 	e := setupSkipper(t)
 	var table []string
-	for _, mode := range []config.Mode{config.ModeExternalName, config.ModeEndpointSlices, config.ModeEndpoints, config.ModeEndpointsAndSlices} {
-		setMode(t, mode, config.FallbackEnabled)
+	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeExternalName, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices} {
+		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
 		e.waitModeShape(t, mode)
 		for _, r := range []string{byIP, byName} {
 			row := fmt.Sprintf("| %s | %s |", mode, map[string]string{byIP: "IP", byName: "DomainInternal"}[r])
@@ -233,8 +233,8 @@ func firstLine(s string) string {
 // that lookup gives the gateway's address and port, and Skipper, sent to
 // the same backend, reaches the gateway with the Route's host.
 func skipperDomainMapping(t *testing.T, e *skipperEnv) {
-	setMode(t, config.ModeEndpointSlices, config.FallbackEnabled)
-	e.waitModeShape(t, config.ModeEndpointSlices)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
+	e.waitModeShape(t, netcfg.RouteAddressModeEndpointSlices)
 	domain := e.ns + ".example.org"
 	if _, err := env.net.NetworkingV1alpha1().ClusterDomainClaims().Create(bg(), &netv1alpha1.ClusterDomainClaim{
 		ObjectMeta: metav1.ObjectMeta{Name: domain},
@@ -325,11 +325,11 @@ func skipperDomainMapping(t *testing.T, e *skipperEnv) {
 // from the switch until every answer settled, and while it is held for
 // 1.5 s per cell).
 func skipperSwitchUnderLoad(t *testing.T, e *skipperEnv) {
-	setMode(t, config.ModeExternalName, config.FallbackEnabled)
-	e.waitModeShape(t, config.ModeExternalName)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
+	e.waitModeShape(t, netcfg.RouteAddressModeExternalName)
 	for _, s := range e.skippers {
 		for _, r := range []string{byIP, byName} {
-			e.settle(t, s, r, skipperWant(config.ModeExternalName, r, s))
+			e.settle(t, s, r, skipperWant(netcfg.RouteAddressModeExternalName, r, s))
 		}
 	}
 	type key struct{ skipper, route string }
@@ -342,7 +342,7 @@ func skipperSwitchUnderLoad(t *testing.T, e *skipperEnv) {
 		stop    = make(chan struct{})
 		stopped sync.WaitGroup
 	)
-	setWant := func(mode config.Mode) {
+	setWant := func(mode netcfg.RouteAddressMode) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, s := range e.skippers {
@@ -358,7 +358,7 @@ func skipperSwitchUnderLoad(t *testing.T, e *skipperEnv) {
 		sent, off, errs = map[key]int{}, map[key]int{}, map[key]int{}
 		return a, b, c
 	}
-	setWant(config.ModeExternalName)
+	setWant(netcfg.RouteAddressModeExternalName)
 	for _, s := range e.skippers {
 		for _, r := range []string{byIP, byName} {
 			stopped.Add(1)
@@ -387,12 +387,12 @@ func skipperSwitchUnderLoad(t *testing.T, e *skipperEnv) {
 	}
 	defer func() { close(stop); stopped.Wait() }()
 
-	from := config.ModeExternalName
-	for _, mode := range []config.Mode{config.ModeEndpointsAndSlices, config.ModeEndpointSlices, config.ModeExternalName} {
+	from := netcfg.RouteAddressModeExternalName
+	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeExternalName} {
 		take()
 		start := time.Now()
 		setWant(mode)
-		setMode(t, mode, config.FallbackEnabled)
+		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
 		e.waitModeShape(t, mode)
 		for _, s := range e.skippers {
 			for _, r := range []string{byIP, byName} {

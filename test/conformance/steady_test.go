@@ -33,7 +33,7 @@ import (
 	duckv1 "knative.dev/pkg/apis/duck/v1"
 	"knative.dev/serving/pkg/apis/serving/v1beta1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -69,7 +69,7 @@ func steadyRoutes(t *testing.T, ns, gw string, n int) {
 	}
 }
 
-func waitAllShaped(t *testing.T, ns, gw, ip string, n int, mode config.Mode) {
+func waitAllShaped(t *testing.T, ns, gw, ip string, n int, mode netcfg.RouteAddressMode) {
 	t.Helper()
 	for i := range n {
 		name := fmt.Sprintf("r%d", i)
@@ -78,7 +78,7 @@ func waitAllShaped(t *testing.T, ns, gw, ip string, n int, mode config.Mode) {
 			c = lbCases[0] // ip
 		}
 		for _, svc := range []string{name, "tag-" + name} {
-			want := named(c.wantAt(mode, config.FallbackEnabled, gw, ip), svc)
+			want := named(c.wantAt(mode, netcfg.RouteAddressFallbackEnabled, gw, ip), svc)
 			if !mode.Managed() {
 				if i%2 == 0 {
 					want = shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}
@@ -103,10 +103,10 @@ func TestSteadyStateWrites(t *testing.T) {
 	gatewayService(t, gw, "gateway", ip, 80)
 	ns := namespace(t, "steady")
 
-	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpointsAndSlices, config.ModeEndpoints, config.ModeExternalName} {
+	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeExternalName} {
 		switched := time.Now()
-		setMode(t, mode, config.FallbackEnabled)
-		if mode == config.ModeEndpointSlices {
+		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
+		if mode == netcfg.RouteAddressModeEndpointSlices {
 			steadyRoutes(t, ns, gw, n)
 		}
 		waitAllShaped(t, ns, gw, ip, n, mode)
@@ -120,7 +120,7 @@ func TestSteadyStateWrites(t *testing.T) {
 		route(t, canaryNS, "canary")
 		setLoadBalancer(t, canaryNS, "canary", ipEntry(lbIPv4))
 		if mode.Managed() {
-			waitShape(t, canaryNS, "canary", named(lbCases[0].wantAt(mode, config.FallbackEnabled, gw, ip), "canary"))
+			waitShape(t, canaryNS, "canary", named(lbCases[0].wantAt(mode, netcfg.RouteAddressFallbackEnabled, gw, ip), "canary"))
 		} else {
 			waitShape(t, canaryNS, "canary", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Endpoints: []string{lbIPv4}, Mirrored: 1})
 		}
@@ -156,15 +156,15 @@ func TestRestartMidSwitch(t *testing.T) {
 	const ip = "198.19.0.60"
 	gatewayService(t, gw, "gateway", ip, 80)
 	ns := namespace(t, "restart")
-	setMode(t, config.ModeEndpoints, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressFallbackEnabled)
 	steadyRoutes(t, ns, gw, n)
-	waitAllShaped(t, ns, gw, ip, n, config.ModeEndpoints)
+	waitAllShaped(t, ns, gw, ip, n, netcfg.RouteAddressModeEndpoints)
 
 	// progress counts the objects a switch to mode creates: our slices
 	// (from Endpoints), our skip-mirror Endpoints (from EndpointSlices).
-	progress := map[config.Mode]func() int{
-		config.ModeEndpointSlices: func() int { return oursSlices(t, ns) },
-		config.ModeEndpointsAndSlices: func() int {
+	progress := map[netcfg.RouteAddressMode]func() int{
+		netcfg.RouteAddressModeEndpointSlices: func() int { return oursSlices(t, ns) },
+		netcfg.RouteAddressModeEndpointsAndSlices: func() int {
 			l, err := env.kube.CoreV1().Endpoints(ns).List(bg(), metav1.ListOptions{LabelSelector: discoveryv1.LabelSkipMirror + "=true"})
 			if err != nil {
 				t.Fatal(err)
@@ -172,7 +172,7 @@ func TestRestartMidSwitch(t *testing.T) {
 			return len(l.Items)
 		},
 	}
-	for _, mode := range []config.Mode{config.ModeEndpointSlices, config.ModeEndpointsAndSlices} {
+	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpointsAndSlices} {
 		// Writes limited to 20/s: the switch takes seconds, so the kill
 		// lands mid-switch however late this test gets to run after seeing
 		// it begin.
@@ -182,7 +182,7 @@ func TestRestartMidSwitch(t *testing.T) {
 		}
 		count := progress[mode]
 		before := count()
-		setMode(t, mode, config.FallbackEnabled)
+		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
 		// Kill as soon as the switch has begun.
 		start := time.Now()
 		for count() == before && time.Since(start) < 10*time.Second {
@@ -217,13 +217,13 @@ func TestBackToExternalName(t *testing.T) {
 		"internal": {internalEntry(fmt.Sprintf(gwDomain, gw))},
 		"ip":       {ipEntry(lbIPv4)},
 	}
-	setMode(t, config.ModeEndpointsAndSlices, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled)
 	for name, lb := range lbs {
 		route(t, ns, "old-"+name, "tag")
 		setLoadBalancer(t, ns, "old-"+name, lb...)
-		waitShape(t, ns, "old-"+name, named(lbCases[map[string]int{"internal": 2, "ip": 0}[name]].wantAt(config.ModeEndpointsAndSlices, config.FallbackEnabled, gw, ip), "old-"+name))
+		waitShape(t, ns, "old-"+name, named(lbCases[map[string]int{"internal": 2, "ip": 0}[name]].wantAt(netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled, gw, ip), "old-"+name))
 	}
-	setMode(t, config.ModeExternalName, config.FallbackEnabled)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 	for name, lb := range lbs {
 		route(t, ns, "new-"+name, "tag")
 		setLoadBalancer(t, ns, "new-"+name, lb...)
@@ -258,7 +258,7 @@ func TestBackToExternalName(t *testing.T) {
 // Route's Service, which must then be a headless Service with endpoints,
 // not ExternalName (which Contour, Envoy Gateway and others refuse).
 func TestDomainMapping(t *testing.T) {
-	setMode(t, config.ModeEndpointSlices, config.FallbackDisabled)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackDisabled)
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.80", 80)
 	ns := namespace(t, "dm")

@@ -17,12 +17,14 @@ limitations under the License.
 // Package config stands in for knative.dev/networking/pkg/config as the
 // knative/networking pull request changes it: route_address.go and its test
 // are that pull request's new file, sent there verbatim by
-// hack/upstream-patch.sh, and networking.go gives the rest of the package's
-// names that the routeaddress packages use. The routeaddress packages import
+// hack/upstream-patch.sh, and networking.go gives the fields that pull
+// request adds to networking's Config, and the few other names of the
+// package that the routeaddress packages use. The routeaddress packages import
 // this package as netcfg; in the serving patch the import path becomes
 // knative.dev/networking/pkg/config and nothing else changes.
 //
 // The pinned knative.dev/networking has no route-address fields in its
 // Config, so this repository's binary parses the two keys itself
-// (ParseRouteAddress, used by routeaddress/config's store and webhook).
+// (NewConfigFromMap, in the webhook and the plugin, and
+// NewConfigFromMapOrDefaults in routeaddress/config's store).
 package config

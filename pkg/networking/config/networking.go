@@ -17,6 +17,8 @@ limitations under the License.
 package config
 
 import (
+	"errors"
+
 	netcfg "knative.dev/networking/pkg/config"
 	cm "knative.dev/pkg/configmap"
 )
@@ -24,24 +26,54 @@ import (
 // The names of knative.dev/networking/pkg/config that the routeaddress
 // packages use, as they are there.
 const (
-	ConfigMapName         = netcfg.ConfigMapName
-	DomainTemplateKey     = netcfg.DomainTemplateKey
-	DefaultDomainTemplate = netcfg.DefaultDomainTemplate
-	DefaultTagTemplate    = netcfg.DefaultTagTemplate
+	ConfigMapName     = netcfg.ConfigMapName
+	DomainTemplateKey = netcfg.DomainTemplateKey
 )
 
-// Config is networking's Config (without the route-address fields, which
-// the pull request adds; this repository reads them with ParseRouteAddress).
-type Config = netcfg.Config
+// Config is the part of networking's Config that the route-address keys
+// fill: the fields the networking pull request adds to it, under the same
+// names.
+type Config struct {
+	// RouteAddressMode selects how a Route's cluster-local Services are
+	// addressed.
+	RouteAddressMode RouteAddressMode
 
-// ParseRouteAddress parses the two route-address keys of config-network
-// data each on its own, as networking's NewConfigFromMap parses them: an
-// absent key is its default, and a value that is not allowed is an error
-// (modeErr, fallbackErr) that names the key, the value and the allowed
-// values, with the key's default returned for it.
-func ParseRouteAddress(data map[string]string) (mode RouteAddressMode, fallback RouteAddressFallback, modeErr, fallbackErr error) {
-	mode, fallback = RouteAddressModeExternalName, RouteAddressFallbackEnabled
-	modeErr = cm.Parse(data, asRouteAddressMode(RouteAddressModeKey, &mode))
-	fallbackErr = cm.Parse(data, asRouteAddressFallback(RouteAddressExternalNameFallbackKey, &fallback))
-	return mode, fallback, modeErr, fallbackErr
+	// RouteAddressExternalNameFallback decides, when RouteAddressMode is not
+	// ExternalName, what a load balancer that cannot be resolved to IP
+	// addresses gives.
+	RouteAddressExternalNameFallback RouteAddressFallback
+}
+
+func defaultConfig() *Config {
+	return &Config{
+		RouteAddressMode:                 RouteAddressModeExternalName,
+		RouteAddressExternalNameFallback: RouteAddressFallbackEnabled,
+	}
+}
+
+// NewConfigFromMap parses the route-address keys of config-network data as
+// networking's NewConfigFromMap does: an absent key is its default, and a
+// value that is not allowed is an error that names the key, the value and
+// the allowed values.
+func NewConfigFromMap(data map[string]string) (*Config, error) {
+	nc := defaultConfig()
+	if err := cm.Parse(data,
+		asRouteAddressMode(RouteAddressModeKey, &nc.RouteAddressMode),
+		asRouteAddressFallback(RouteAddressExternalNameFallbackKey, &nc.RouteAddressExternalNameFallback),
+	); err != nil {
+		return nil, err
+	}
+	return nc, nil
+}
+
+// NewConfigFromMapOrDefaults is NewConfigFromMap for a reader that must not
+// fail: each key is parsed on its own, a key whose value is not allowed
+// keeps its default, and the error joins one error per such key.
+func NewConfigFromMapOrDefaults(data map[string]string) (*Config, error) {
+	nc := defaultConfig()
+	err := errors.Join(
+		cm.Parse(data, asRouteAddressMode(RouteAddressModeKey, &nc.RouteAddressMode)),
+		cm.Parse(data, asRouteAddressFallback(RouteAddressExternalNameFallbackKey, &nc.RouteAddressExternalNameFallback)),
+	)
+	return nc, err
 }

@@ -37,7 +37,6 @@ import (
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/preview"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
 )
 
 // ExitBlocked is plan's exit code when the plan has blocking items.
@@ -132,20 +131,19 @@ ordered operations, Service recreates, ExternalName fallbacks and objects
 the Route does not control. MODE is one of %s.
 
 Exit status: 0 when nothing blocks the plan, %d when an object the Route
-does not control stands in the way, 1 on errors.`, joined(config.Modes), ExitBlocked),
+does not control stands in the way, 1 on errors.`, joined(netcfg.RouteAddressModes), ExitBlocked),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if mode == "" {
-				return fmt.Errorf("--mode is required; allowed values are %s", joined(config.Modes))
+				return fmt.Errorf("--mode is required; allowed values are %s", joined(netcfg.RouteAddressModes))
 			}
-			m, fb, modeErr, fallbackErr := netcfg.ParseRouteAddress(map[string]string{config.ModeKey: mode, config.ExternalNameFallbackKey: fallback})
-			if modeErr != nil {
-				return fmt.Errorf("bad flag: --mode %q, allowed values are %s", mode, joined(config.Modes))
+			if _, err := netcfg.NewConfigFromMap(map[string]string{netcfg.RouteAddressModeKey: mode}); err != nil {
+				return fmt.Errorf("bad flag: --mode %q, allowed values are %s", mode, joined(netcfg.RouteAddressModes))
 			}
-			if fallbackErr != nil {
-				return fmt.Errorf("bad flag: --externalname-fallback %q, allowed values are %s", fallback, joined(config.Fallbacks))
+			cfg, err := netcfg.NewConfigFromMap(map[string]string{netcfg.RouteAddressModeKey: mode, netcfg.RouteAddressExternalNameFallbackKey: fallback})
+			if err != nil {
+				return fmt.Errorf("bad flag: --externalname-fallback %q, allowed values are %s", fallback, joined(netcfg.RouteAddressFallbacks))
 			}
-			cfg := &config.RouteAddress{Mode: m, ExternalNameFallback: fb}
 			clients, scope, err := o.connect()
 			if err != nil {
 				return err
@@ -168,7 +166,7 @@ does not control stands in the way, 1 on errors.`, joined(config.Modes), ExitBlo
 		},
 	}
 	plan.Flags().StringVar(&mode, "mode", "", "The route-address-mode to preview (required)")
-	plan.Flags().StringVar(&fallback, "externalname-fallback", string(config.FallbackEnabled), "The route-address-externalname-fallback to preview")
+	plan.Flags().StringVar(&fallback, "externalname-fallback", string(netcfg.RouteAddressFallbackEnabled), "The route-address-externalname-fallback to preview")
 
 	status := &cobra.Command{
 		Use:   "status",

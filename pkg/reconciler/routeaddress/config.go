@@ -39,9 +39,9 @@ import (
 	"knative.dev/pkg/logging"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 
+	networkingcfg "knative.dev/networking/pkg/config"
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 )
 
 // newConfigStore returns the store of what a reconcile reads: the route
@@ -52,19 +52,19 @@ func newConfigStore(ctx context.Context, onAfterStore ...func(name string, value
 	return config.NewStore(ctx, reportBadConfig(ctx), onAfterStore...)
 }
 
-// settingsFromContext returns the route-address settings of the
-// configuration in ctx, and the defaults when it has none.
-func settingsFromContext(ctx context.Context) resources.Settings {
-	ra := config.FromContextOrDefaults(ctx).RouteAddress
-	return resources.Settings{Mode: ra.Mode, Fallback: ra.ExternalNameFallback}
+// networkFromContext returns the network configuration in ctx (its
+// route-address settings), and the defaults when it has none.
+func networkFromContext(ctx context.Context) *netcfg.Config {
+	return config.FromContextOrDefaults(ctx).Network
 }
 
 // shapesServices reports whether a stored configuration value is one that
 // names a Route's Services, fills their metadata or chooses their shape:
-// the network and domain configuration and the route-address settings.
+// the network and domain configuration and the route-address settings
+// (networking's Config, and this repository's netcfg.Config of the two keys).
 func shapesServices(value interface{}) bool {
 	switch value.(type) {
-	case *netcfg.Config, *routecfg.Domain, *config.RouteAddress:
+	case *networkingcfg.Config, *routecfg.Domain, *netcfg.Config:
 		return true
 	}
 	return false

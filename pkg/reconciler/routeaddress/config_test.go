@@ -31,18 +31,18 @@ import (
 	. "knative.dev/pkg/reconciler/testing"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
 // testStore hands each reconcile of a TableTest row the route reconciler's
 // test configuration and the row's route-address settings.
-type testStore struct{ settings resources.Settings }
+type testStore struct{ network *netcfg.Config }
 
 func (s testStore) ToContext(ctx context.Context) context.Context {
 	return config.ToContext(routecfg.ToContext(ctx, rt.RouteConfig()),
-		&config.Config{RouteAddress: &config.RouteAddress{Mode: s.settings.Mode, ExternalNameFallback: s.settings.Fallback}})
+		&config.Config{Network: s.network})
 }
 
 // TestReportBadConfig: a bad route-address value is recorded as a Warning

@@ -84,7 +84,7 @@ var _ routereconciler.Interface = (*Reconciler)(nil)
 
 // ReconcileKind implements routereconciler.Interface.
 func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconciler.Event {
-	settings := settingsFromContext(ctx)
+	network := networkFromContext(ctx)
 	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
 	if !c.expect.satisfied(key, c.cachedVersion(r.Namespace)) {
 		// Our last writes are not in the cache yet; their events requeue
@@ -104,7 +104,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	if err != nil {
 		return err
 	}
-	src := resources.Source{Ingress: ing, Settings: settings, Resolver: resources.NewResolver(c.serviceLister)}
+	src := resources.Source{Ingress: ing, Network: network, Resolver: resources.NewResolver(c.serviceLister)}
 	in, warnings, err := c.desired(ctx, r, placeholders, src, actual)
 	if err != nil {
 		return err
@@ -370,8 +370,7 @@ func (w warning) key() string { return corev1.EventTypeWarning + " " + w.reason 
 
 // desired builds the planner's input and the warnings to report.
 func (c *Reconciler) desired(ctx context.Context, r *v1.Route, placeholders []*resources.Placeholder, src resources.Source, actual plan.Actual) (plan.Input, []warning, error) {
-	settings := src.Settings
-	in := plan.Input{Owner: r, Actual: actual, Released: !settings.Mode.Managed()}
+	in := plan.Input{Owner: r, Actual: actual, Released: !src.Network.RouteAddressMode.Managed()}
 	live := make(map[string]*corev1.Service, len(actual.Services))
 	for _, s := range actual.Services {
 		live[s.Name] = s
@@ -390,10 +389,10 @@ func (c *Reconciler) desired(ctx context.Context, r *v1.Route, placeholders []*r
 		for _, ref := range a.Resolution.Referenced {
 			c.track(ctx, ref, r)
 		}
-		if w, ok := warn(a, settings); ok {
+		if w, ok := warn(a, src.Network); ok {
 			warnings = append(warnings, w)
 		}
-		if w, ok := overCapacity(a, settings); ok {
+		if w, ok := overCapacity(a, src.Network); ok {
 			warnings = append(warnings, w)
 		}
 		in.Targets = append(in.Targets, *a)
@@ -410,7 +409,7 @@ func (c *Reconciler) track(ctx context.Context, ref types.NamespacedName, r *v1.
 }
 
 // warn says what an operator should hear about one name's load balancer.
-func warn(a *resources.Addressing, settings resources.Settings) (warning, bool) {
+func warn(a *resources.Addressing, network *netcfg.Config) (warning, bool) {
 	probs := a.Resolution.Problems
 	if len(probs) == 0 {
 		return warning{}, false
@@ -428,11 +427,11 @@ func warn(a *resources.Addressing, settings resources.Settings) (warning, bool) 
 	case resources.ShapeExternalName:
 		return warning{"ExternalNameFallback", fmt.Sprintf(
 			"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
-			a.Name, a.Service.Spec.ExternalName, netcfg.RouteAddressExternalNameFallbackKey, settings.Fallback, detail), true}, true
+			a.Name, a.Service.Spec.ExternalName, netcfg.RouteAddressExternalNameFallbackKey, network.RouteAddressExternalNameFallback, detail), true}, true
 	case resources.ShapeHeadlessEmpty:
 		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
 			"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
-			a.Name, netcfg.RouteAddressExternalNameFallbackKey, settings.Fallback, detail), true}, true
+			a.Name, netcfg.RouteAddressExternalNameFallbackKey, network.RouteAddressExternalNameFallback, detail), true}, true
 	default:
 		return warning{reason: "LoadBalancerUnresolvable", message: fmt.Sprintf(
 			"Service %q: some load balancer entries are left out or rewritten: %s", a.Name, detail)}, true
@@ -441,12 +440,12 @@ func warn(a *resources.Addressing, settings resources.Settings) (warning, bool) 
 
 // overCapacity says when a name's Endpoints hold only the first
 // resources.MaxEndpointsAddresses of its load balancer's addresses.
-func overCapacity(a *resources.Addressing, settings resources.Settings) (warning, bool) {
+func overCapacity(a *resources.Addressing, network *netcfg.Config) (warning, bool) {
 	if a.Endpoints == nil || a.Endpoints.Annotations[resources.OverCapacityAnnotation] == "" {
 		return warning{}, false
 	}
 	rest := "kube-controller-manager mirrors only those into EndpointSlices, so the name answers with them"
-	if settings.Mode.WritesEndpointSlices() {
+	if network.RouteAddressMode.WritesEndpointSlices() {
 		rest = "the EndpointSlices hold them all"
 	}
 	return warning{reason: "EndpointsOverCapacity", message: fmt.Sprintf(

@@ -58,7 +58,7 @@ type cfgKey struct{}
 
 // withMode is a row context carrying the route-address configuration.
 func withMode(mode netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) context.Context {
-	return context.WithValue(context.Background(), cfgKey{}, resources.Settings{Mode: mode, Fallback: fb})
+	return context.WithValue(context.Background(), cfgKey{}, &netcfg.Config{RouteAddressMode: mode, RouteAddressExternalNameFallback: fb})
 }
 
 var gatewayIP = "10.96.100.10"
@@ -367,9 +367,9 @@ func TestReconcile(t *testing.T) {
 // already reported that it carries (withWarned).
 func factory() Factory {
 	return MakeFactory(func(ctx context.Context, listers *Listers, _ configmap.Watcher) controller.Reconciler {
-		settings, ok := ctx.Value(cfgKey{}).(resources.Settings)
+		settings, ok := ctx.Value(cfgKey{}).(*netcfg.Config)
 		if !ok {
-			settings = resources.Settings{Mode: netcfg.RouteAddressModeEndpointSlices, Fallback: netcfg.RouteAddressFallbackEnabled}
+			settings = &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeEndpointSlices, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled}
 		}
 		slices := listers.IndexerFor(&discoveryv1.EndpointSlice{})
 		if err := slices.AddIndexers(cache.Indexers{sliceIndex: sliceIndexFunc}); err != nil {

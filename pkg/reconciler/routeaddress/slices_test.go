@@ -39,7 +39,7 @@ func sliceStore(tb testing.TB, others int) (cache.Indexer, []*resources.Placehol
 	ctx := rt.WithRouteConfig(context.Background())
 	route := rt.Route(true)
 	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{sliceIndex: sliceIndexFunc, cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-	cfg := resources.Settings{Mode: netcfg.RouteAddressModeEndpointSlices, Fallback: netcfg.RouteAddressFallbackEnabled}
+	cfg := &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeEndpointSlices, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled}
 	add := func(a *resources.Addressing) {
 		for _, s := range a.Slices {
 			if err := idx.Add(s); err != nil {
@@ -53,7 +53,7 @@ func sliceStore(tb testing.TB, others int) (cache.Indexer, []*resources.Placehol
 	}
 	for _, ph := range phs {
 		a, err := resources.MakeAddressing(ctx, route, ph, false, resources.Source{
-			Ingress: rt.Ingress(route, rt.IP("10.0.0.7")), Settings: cfg, Resolver: resources.NewResolver(rt.ServiceLister()),
+			Ingress: rt.Ingress(route, rt.IP("10.0.0.7")), Network: cfg, Resolver: resources.NewResolver(rt.ServiceLister()),
 		})
 		if err != nil {
 			tb.Fatal(err)
@@ -69,7 +69,7 @@ func sliceStore(tb testing.TB, others int) (cache.Indexer, []*resources.Placehol
 			tb.Fatal(err)
 		}
 		a, err := resources.MakeAddressing(ctx, other, o[0], false, resources.Source{
-			Ingress: rt.Ingress(other, rt.IP("10.0.0.7")), Settings: cfg, Resolver: resources.NewResolver(rt.ServiceLister()),
+			Ingress: rt.Ingress(other, rt.IP("10.0.0.7")), Network: cfg, Resolver: resources.NewResolver(rt.ServiceLister()),
 		})
 		if err != nil {
 			tb.Fatal(err)

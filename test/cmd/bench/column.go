@@ -30,11 +30,11 @@ import (
 	netclient "knative.dev/networking/pkg/client/clientset/versioned"
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
-func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []string, profiles string) (*result, error) {
+func runColumn(dir, ctrlBin string, mode netcfg.RouteAddressMode, n, unrelated int, nss []string, profiles string) (*result, error) {
 	ctx := context.Background()
 	c, err := cluster.Start(ctx, dir)
 	if err != nil {
@@ -44,8 +44,10 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []st
 	cfg := rest.CopyConfig(c.Config)
 	cfg.QPS, cfg.Burst = 1000, 2000
 	cfg.WarningHandler = rest.NoWarnings{}
-	b := &bench{c: c, kube: kubernetes.NewForConfigOrDie(cfg), serving: servingclient.NewForConfigOrDie(cfg),
-		net: netclient.NewForConfigOrDie(cfg), ctrlBin: ctrlBin, n: n, qps: limits.qps, burst: limits.burst, nss: nss, profiles: profiles, mode: mode}
+	b := &bench{
+		c: c, kube: kubernetes.NewForConfigOrDie(cfg), serving: servingclient.NewForConfigOrDie(cfg),
+		net: netclient.NewForConfigOrDie(cfg), ctrlBin: ctrlBin, n: n, qps: limits.qps, burst: limits.burst, nss: nss, profiles: profiles, mode: mode,
+	}
 	if err := b.setMode(mode); err != nil {
 		return nil, err
 	}
@@ -157,10 +159,10 @@ func runColumn(dir, ctrlBin string, mode config.Mode, n, unrelated int, nss []st
 	if mode.Managed() {
 		// Back to ExternalName, and here again.
 		start = time.Now()
-		if err := b.setMode(config.ModeExternalName); err != nil {
+		if err := b.setMode(netcfg.RouteAddressModeExternalName); err != nil {
 			return nil, err
 		}
-		if err := b.waitShape(config.ModeExternalName, gwIP); err != nil {
+		if err := b.waitShape(netcfg.RouteAddressModeExternalName, gwIP); err != nil {
 			return nil, err
 		}
 		r.toExtName = time.Since(start)

@@ -65,8 +65,10 @@ func (b *bench) floor(k int) (time.Duration, error) {
 func (b *bench) floorService(kc kubernetes.Interface, i int) error {
 	_, err := kc.CoreV1().Services("floor").Create(context.Background(), &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("f%d-%d", b.floors, i)},
-		Spec: corev1.ServiceSpec{ClusterIP: corev1.ClusterIPNone,
-			Ports: []corev1.ServicePort{{Name: "http2", Port: 80}}},
+		Spec: corev1.ServiceSpec{
+			ClusterIP: corev1.ClusterIPNone,
+			Ports:     []corev1.ServicePort{{Name: "http2", Port: 80}},
+		},
 	}, metav1.CreateOptions{})
 	return err
 }

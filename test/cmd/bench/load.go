@@ -33,7 +33,7 @@ import (
 	duckv1 "knative.dev/pkg/apis/duck/v1"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -143,7 +143,7 @@ func (b *bench) createRoute(namespace, name string) error {
 }
 
 // waitShape waits until all 2N Services have the final shape of mode.
-func (b *bench) waitShape(mode config.Mode, ip string) error {
+func (b *bench) waitShape(mode netcfg.RouteAddressMode, ip string) error {
 	ctx := context.Background()
 	deadline := time.Now().Add(b.patience())
 	for time.Now().Before(deadline) {
@@ -159,7 +159,7 @@ func (b *bench) waitShape(mode config.Mode, ip string) error {
 	return fmt.Errorf("not shaped for %s within %v", mode, b.patience())
 }
 
-func (b *bench) shaped(ctx context.Context, mode config.Mode, ip string) (bool, error) {
+func (b *bench) shaped(ctx context.Context, mode netcfg.RouteAddressMode, ip string) (bool, error) {
 	per := b.n / len(b.nss)
 	for i, ns := range b.nss {
 		n := per
@@ -175,7 +175,7 @@ func (b *bench) shaped(ctx context.Context, mode config.Mode, ip string) (bool, 
 }
 
 // shapedIn reports whether the n Routes in ns have mode's final shape.
-func (b *bench) shapedIn(ctx context.Context, ns string, routes int, mode config.Mode, ip string) (bool, error) {
+func (b *bench) shapedIn(ctx context.Context, ns string, routes int, mode netcfg.RouteAddressMode, ip string) (bool, error) {
 	svcs, err := b.kube.CoreV1().Services(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return false, err
@@ -194,7 +194,8 @@ func (b *bench) shapedIn(ctx context.Context, ns string, routes int, mode config
 		return false, nil
 	}
 	slices, err := b.kube.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{
-		LabelSelector: discoveryv1.LabelManagedBy + "=routeaddress-controller.knative.dev"})
+		LabelSelector: discoveryv1.LabelManagedBy + "=routeaddress-controller.knative.dev",
+	})
 	if err != nil {
 		return false, err
 	}

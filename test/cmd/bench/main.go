@@ -40,7 +40,7 @@ import (
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
 
 	"knative.dev/route-address/pkg/controllers"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -166,7 +166,7 @@ type bench struct {
 	// each measured resync go (pprof, from the profiling server sharedmain
 	// runs on profPort).
 	profiles string
-	mode     config.Mode
+	mode     netcfg.RouteAddressMode
 	// late counts the new Routes made by lateRoute (their names).
 	late int
 	// pieces are the CPU profile files recorded so far under each
@@ -223,13 +223,13 @@ func main() {
 		*dir = d
 		defer os.RemoveAll(d)
 	}
-	var modes []config.Mode
+	var modes []netcfg.RouteAddressMode
 	for _, m := range strings.Split(*modeList, ",") {
-		ra, err := config.NewRouteAddressFromMap(map[string]string{config.ModeKey: m})
+		ra, err := netcfg.NewConfigFromMap(map[string]string{netcfg.RouteAddressModeKey: m})
 		if err != nil {
 			log.Fatalf("-modes: %v", err)
 		}
-		modes = append(modes, ra.Mode)
+		modes = append(modes, ra.RouteAddressMode)
 	}
 	if *altList != "" {
 		for _, a := range strings.Split(*altList, ",") {
@@ -242,14 +242,14 @@ func main() {
 			if only != "" {
 				// Parsed as -modes are (lower case): "@ExternalName" once
 				// matched no column and left the alternate's rows n/a.
-				ra, err := config.NewRouteAddressFromMap(map[string]string{config.ModeKey: only})
+				ra, err := netcfg.NewConfigFromMap(map[string]string{netcfg.RouteAddressModeKey: only})
 				if err != nil {
 					log.Fatalf("-alt %s: %v", name, err)
 				}
-				if !slices.Contains(modes, ra.Mode) {
-					log.Fatalf("-alt %s: %s is not one of -modes %s", name, ra.Mode, *modeList)
+				if !slices.Contains(modes, ra.RouteAddressMode) {
+					log.Fatalf("-alt %s: %s is not one of -modes %s", name, ra.RouteAddressMode, *modeList)
 				}
-				a.only = ra.Mode
+				a.only = ra.RouteAddressMode
 			}
 			alts = append(alts, a)
 		}
@@ -259,7 +259,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	results := map[config.Mode]*result{}
+	results := map[netcfg.RouteAddressMode]*result{}
 	for _, m := range modes {
 		log.Printf("=== %s, N=%d in %d namespaces", m, *n, *namespaces)
 		r, err := runColumn(filepath.Join(*dir, string(m)), *ctrlBin, m, *n, *unrelated, namespacesFor(*namespaces), *profiles)
@@ -275,7 +275,7 @@ func main() {
 // every column or only in the column of mode only.
 type alt struct {
 	name, bin string
-	only      config.Mode
+	only      netcfg.RouteAddressMode
 }
 
 var (

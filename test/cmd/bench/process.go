@@ -35,7 +35,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -43,8 +43,10 @@ import (
 // controller (config-observability runtime-profiling; PROFILING_PORT is
 // set by startController).
 func (b *bench) enableProfiling() error {
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "config-observability", Namespace: cluster.SystemNamespace},
-		Data: map[string]string{"runtime-profiling": "enabled"}}
+	cm := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "config-observability", Namespace: cluster.SystemNamespace},
+		Data:       map[string]string{"runtime-profiling": "enabled"},
+	}
 	_, err := b.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Create(context.Background(), cm, metav1.CreateOptions{})
 	if apierrs.IsAlreadyExists(err) {
 		_, err = b.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(context.Background(), cm.Name,
@@ -238,8 +240,8 @@ func (b *bench) globalResync() error {
 	return err
 }
 
-func (b *bench) setMode(m config.Mode) error {
-	patch := fmt.Sprintf(`{"data":{%q:%q}}`, config.ModeKey, m)
+func (b *bench) setMode(m netcfg.RouteAddressMode) error {
+	patch := fmt.Sprintf(`{"data":{%q:%q}}`, netcfg.RouteAddressModeKey, m)
 	_, err := b.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Patch(context.Background(), "config-network",
 		types.MergePatchType, []byte(patch), metav1.PatchOptions{})
 	return err
@@ -247,7 +249,7 @@ func (b *bench) setMode(m config.Mode) error {
 
 // moveGateway recreates the gateway Service with ClusterIP ip and returns
 // the time until every Route follows and the writes made meanwhile.
-func (b *bench) moveGateway(mode config.Mode, ip string) (time.Duration, int, error) {
+func (b *bench) moveGateway(mode netcfg.RouteAddressMode, ip string) (time.Duration, int, error) {
 	start := time.Now()
 	if err := b.kube.CoreV1().Services(gwNS).Delete(context.Background(), "gateway", metav1.DeleteOptions{}); err != nil {
 		return 0, 0, err
@@ -266,8 +268,10 @@ func (b *bench) moveGateway(mode config.Mode, ip string) (time.Duration, int, er
 func (b *bench) gateway(ip string) error {
 	_, err := b.kube.CoreV1().Services(gwNS).Create(context.Background(), &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: gwNS, Name: "gateway"},
-		Spec: corev1.ServiceSpec{ClusterIP: ip,
-			Ports: []corev1.ServicePort{{Name: "http2", Port: 80, TargetPort: intstr.FromInt32(8081)}}},
+		Spec: corev1.ServiceSpec{
+			ClusterIP: ip,
+			Ports:     []corev1.ServicePort{{Name: "http2", Port: 80, TargetPort: intstr.FromInt32(8081)}},
+		},
 	}, metav1.CreateOptions{})
 	return err
 }

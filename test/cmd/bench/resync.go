@@ -33,13 +33,13 @@ import (
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 
-	"knative.dev/route-address/pkg/reconciler/routeaddress/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
 // lateRoute creates Route name (one tag) in its own namespace, plays the
 // ingress for it and returns the time until both its Services have mode's
 // final shape.
-func (b *bench) lateRoute(name string, mode config.Mode, ip string) (time.Duration, error) {
+func (b *bench) lateRoute(name string, mode netcfg.RouteAddressMode, ip string) (time.Duration, error) {
 	ctx := context.Background()
 	b.late++
 	name = fmt.Sprintf("%s-%d", name, b.late)
@@ -77,7 +77,7 @@ func (b *bench) lateRoute(name string, mode config.Mode, ip string) (time.Durati
 
 // serviceShaped reports whether Service svc in namespace has mode's final
 // shape: upstream's ExternalName, or headless with the mode's endpoints.
-func (b *bench) serviceShaped(ctx context.Context, namespace, svc string, mode config.Mode, ip string) bool {
+func (b *bench) serviceShaped(ctx context.Context, namespace, svc string, mode netcfg.RouteAddressMode, ip string) bool {
 	s, err := b.kube.CoreV1().Services(namespace).Get(ctx, svc, metav1.GetOptions{})
 	if err != nil {
 		return false

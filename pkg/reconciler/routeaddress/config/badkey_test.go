@@ -26,8 +26,8 @@ import (
 	"go.uber.org/zap/zaptest"
 	corev1 "k8s.io/api/core/v1"
 
-	netcfg "knative.dev/networking/pkg/config"
 	"knative.dev/pkg/logging"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
 // TestBadKeyNeverFatal: a bad route-address value never stops serving's
@@ -50,27 +50,27 @@ func TestBadKeyNeverFatal(t *testing.T) {
 		return nil
 	}
 
-	if f := load(map[string]string{ModeKey: "endpointslice"}); f != nil {
+	if f := load(map[string]string{netcfg.RouteAddressModeKey: "endpointslice"}); f != nil {
 		t.Fatalf("a bad value at the first load was fatal: %v", f)
 	}
-	if got := store.Mode(); got != ModeExternalName {
-		t.Errorf("Mode() after a bad first value = %s, want %s", got, ModeExternalName)
+	if got := store.Mode(); got != netcfg.RouteAddressModeExternalName {
+		t.Errorf("Mode() after a bad first value = %s, want %s", got, netcfg.RouteAddressModeExternalName)
 	}
-	if got := store.Load().RouteAddress; got == nil || *got != *defaultConfig() {
+	if got := store.Load().Network; got == nil || *got != defaults {
 		t.Errorf("Config after a bad first value = %+v, want the defaults", got)
 	}
 	// The same bad value again (a resync of the ConfigMap): no new report.
-	load(map[string]string{ModeKey: "endpointslice"})
+	load(map[string]string{netcfg.RouteAddressModeKey: "endpointslice"})
 
-	load(map[string]string{ModeKey: "EndpointSlices"})
-	if f := load(map[string]string{ModeKey: "EndpointSlices", ExternalNameFallbackKey: "maybe"}); f != nil {
+	load(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices"})
+	if f := load(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices", netcfg.RouteAddressExternalNameFallbackKey: "maybe"}); f != nil {
 		t.Fatalf("a bad update was fatal: %v", f)
 	}
-	if got := store.Load().RouteAddress; got.Mode != ModeEndpointSlices || got.ExternalNameFallback != FallbackEnabled {
+	if got := store.Load().Network; got.RouteAddressMode != netcfg.RouteAddressModeEndpointSlices || got.RouteAddressExternalNameFallback != netcfg.RouteAddressFallbackEnabled {
 		t.Errorf("Config after a bad update = %+v, want the good key kept and the bad one's default (EndpointSlices, Enabled)", got)
 	}
-	if load(map[string]string{ModeKey: "EndpointSlice"}); store.Mode() != ModeExternalName {
-		t.Errorf("Mode() after a bad mode in an update = %s, want %s", store.Mode(), ModeExternalName)
+	if load(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlice"}); store.Mode() != netcfg.RouteAddressModeExternalName {
+		t.Errorf("Mode() after a bad mode in an update = %s, want %s", store.Mode(), netcfg.RouteAddressModeExternalName)
 	}
 
 	want := []string{

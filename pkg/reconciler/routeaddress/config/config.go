@@ -20,23 +20,9 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
 )
-
-// RouteAddress is the route-address part of config-network.
-type RouteAddress struct {
-	// Mode selects the shape of a Route's cluster-local Services.
-	Mode Mode
-	// ExternalNameFallback decides the shape when the load balancer cannot
-	// be resolved to IP addresses.
-	ExternalNameFallback Fallback
-}
-
-func defaultConfig() *RouteAddress {
-	return &RouteAddress{
-		Mode:                 ModeExternalName,
-		ExternalNameFallback: FallbackEnabled,
-	}
-}
 
 // Report is told about a bad route-address value in the ConfigMap cm: err
 // names the key, the value, the allowed values, and the configuration used
@@ -48,8 +34,8 @@ type cfgKey struct{}
 // Config is the configuration of the routeaddress reconciler.
 // +k8s:deepcopy-gen=false
 type Config struct {
-	// RouteAddress holds the route-address keys of config-network.
-	RouteAddress *RouteAddress
+	// Network holds the route-address keys of config-network.
+	Network *netcfg.Config
 }
 
 // FromContext obtains the Config injected into the passed context.
@@ -61,10 +47,11 @@ func FromContext(ctx context.Context) *Config {
 // FromContextOrDefaults is like FromContext, but returns the defaults when no
 // Config is attached.
 func FromContextOrDefaults(ctx context.Context) *Config {
-	if c := FromContext(ctx); c != nil && c.RouteAddress != nil {
+	if c := FromContext(ctx); c != nil && c.Network != nil {
 		return c
 	}
-	return &Config{RouteAddress: defaultConfig()}
+	nc, _ := netcfg.NewConfigFromMap(nil)
+	return &Config{Network: nc}
 }
 
 // ToContext stores the Config in the passed context.

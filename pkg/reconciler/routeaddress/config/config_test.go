@@ -25,8 +25,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	netcfg "knative.dev/networking/pkg/config"
 	logtesting "knative.dev/pkg/logging/testing"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	cfgmap "knative.dev/serving/pkg/apis/config"
 	"knative.dev/serving/pkg/gc"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
@@ -38,26 +38,26 @@ func configMap(name string, data map[string]string) *corev1.ConfigMap {
 
 func TestStore(t *testing.T) {
 	ctx := logtesting.TestContextWithLogger(t)
-	var modes []Mode
+	var modes []netcfg.RouteAddressMode
 	store := NewStore(ctx, nil, func(name string, value interface{}) {
-		if ra, ok := RouteAddressOf(value); ok && name == netcfg.ConfigMapName {
-			modes = append(modes, ra.Mode)
+		if nc, ok := value.(*netcfg.Config); ok && name == netcfg.ConfigMapName {
+			modes = append(modes, nc.RouteAddressMode)
 		}
 	})
 
-	if got := store.Mode(); got != ModeExternalName {
-		t.Errorf("Mode() before load = %s, want %s", got, ModeExternalName)
+	if got := store.Mode(); got != netcfg.RouteAddressModeExternalName {
+		t.Errorf("Mode() before load = %s, want %s", got, netcfg.RouteAddressModeExternalName)
 	}
 
-	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{ModeKey: "EndpointSlices"}))
+	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices"}))
 	store.OnConfigChanged(configMap(routecfg.DomainConfigName, map[string]string{"example.com": ""}))
 	store.OnConfigChanged(configMap(gc.ConfigName, nil))
 	store.OnConfigChanged(configMap(cfgmap.FeaturesConfigName, nil))
 
 	got := FromContext(store.ToContext(context.Background()))
-	want := &RouteAddress{Mode: ModeEndpointSlices, ExternalNameFallback: FallbackEnabled}
-	if diff := cmp.Diff(want, got.RouteAddress); diff != "" {
-		t.Error("RouteAddress (-want +got):", diff)
+	want := &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeEndpointSlices, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled}
+	if diff := cmp.Diff(want, got.Network); diff != "" {
+		t.Error("Network (-want +got):", diff)
 	}
 	rc := routecfg.FromContext(store.ToContext(context.Background()))
 	if rc.Network == nil || rc.Domain == nil {
@@ -65,34 +65,37 @@ func TestStore(t *testing.T) {
 	}
 
 	// A bad value means the key's default, as knative.dev/networking parses it.
-	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{ModeKey: "nonsense"}))
-	if got := store.Mode(); got != ModeExternalName {
-		t.Errorf("Mode() after bad update = %s, want %s", got, ModeExternalName)
+	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{netcfg.RouteAddressModeKey: "nonsense"}))
+	if got := store.Mode(); got != netcfg.RouteAddressModeExternalName {
+		t.Errorf("Mode() after bad update = %s, want %s", got, netcfg.RouteAddressModeExternalName)
 	}
 
 	// onAfterStore callbacks see each route-address configuration stored.
-	if want := []Mode{ModeEndpointSlices, ModeExternalName}; !slices.Equal(modes, want) {
+	if want := []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeExternalName}; !slices.Equal(modes, want) {
 		t.Errorf("onAfterStore saw modes %v, want %v", modes, want)
 	}
 }
 
 func TestFromContextOrDefaults(t *testing.T) {
-	defaults := RouteAddress{Mode: ModeExternalName, ExternalNameFallback: FallbackEnabled}
-	stored := RouteAddress{Mode: ModeEndpointSlices, ExternalNameFallback: FallbackDisabled}
+	stored := netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeEndpointSlices, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackDisabled}
 	tests := []struct {
 		name string
 		ctx  context.Context
-		want RouteAddress
+		want netcfg.Config
 	}{
 		{"no Config", context.Background(), defaults},
-		{"a Config without RouteAddress", ToContext(context.Background(), &Config{}), defaults},
-		{"a stored Config", ToContext(context.Background(), &Config{RouteAddress: &stored}), stored},
+		{"a Config without Network", ToContext(context.Background(), &Config{}), defaults},
+		{"a stored Config", ToContext(context.Background(), &Config{Network: &stored}), stored},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := FromContextOrDefaults(tc.ctx).RouteAddress; got == nil || *got != tc.want {
-				t.Errorf("RouteAddress = %+v, want %+v", got, tc.want)
+			if got := FromContextOrDefaults(tc.ctx).Network; got == nil || *got != tc.want {
+				t.Errorf("Network = %+v, want %+v", got, tc.want)
 			}
 		})
 	}
 }
+
+// defaults is the configuration of a config-network without the
+// route-address keys.
+var defaults = netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeExternalName, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled}

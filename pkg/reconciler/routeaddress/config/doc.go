@@ -14,10 +14,18 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// +k8s:deepcopy-gen=package
-
-// Package config holds the typed configuration of the routeaddress
-// reconciler: the route-address keys of the config-network ConfigMap and a
-// store that also carries the route reconciler's configuration, which the
-// upstream resource constructors read from the context.
+// Package config holds the configuration store of the routeaddress
+// reconciler: the route-address keys of the config-network ConfigMap
+// (networking's Config fields, netcfg.Config here) and the route
+// reconciler's configuration, which its resource constructors read from the
+// context.
+//
+// This package is this repository's and is not sent to serving: there the
+// reconciler reads the route-address fields of networking's Config from the
+// route reconciler's store
+// (hack/upstream/_serving/pkg/reconciler/routeaddress/config.go). Here the
+// pinned networking has no such fields, so Store parses the two keys
+// itself, with networking's parse (netcfg.NewConfigFromMapOrDefaults), but a
+// value that is not allowed means the key's default and is reported instead
+// of stopping the controller.
 package config

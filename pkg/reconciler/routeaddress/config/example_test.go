@@ -23,6 +23,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
 // TestConfigExample keeps config/config-network-patch.yaml true: its keys are
@@ -38,17 +40,17 @@ func TestConfigExample(t *testing.T) {
 	if err := yaml.Unmarshal(b, &patch); err != nil {
 		t.Fatal(err)
 	}
-	if len(patch.Data) != 2 || patch.Data[ModeKey] == "" || patch.Data[ExternalNameFallbackKey] == "" {
-		t.Fatalf("data = %v, want exactly %s and %s", patch.Data, ModeKey, ExternalNameFallbackKey)
+	if len(patch.Data) != 2 || patch.Data[netcfg.RouteAddressModeKey] == "" || patch.Data[netcfg.RouteAddressExternalNameFallbackKey] == "" {
+		t.Fatalf("data = %v, want exactly %s and %s", patch.Data, netcfg.RouteAddressModeKey, netcfg.RouteAddressExternalNameFallbackKey)
 	}
-	got, err := NewRouteAddressFromMap(patch.Data)
+	got, err := netcfg.NewConfigFromMap(patch.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(defaultConfig(), got); diff != "" {
+	if diff := cmp.Diff(&defaults, got); diff != "" {
 		t.Error("example is not the defaults (-want +got):", diff)
 	}
-	for _, m := range Modes {
+	for _, m := range netcfg.RouteAddressModes {
 		if !strings.Contains(string(b), string(m)) {
 			t.Errorf("example does not document mode %s", m)
 		}

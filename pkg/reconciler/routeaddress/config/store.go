@@ -19,6 +19,7 @@ package config
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
@@ -75,19 +76,19 @@ func NewStore(ctx context.Context, report Report, onAfterStore ...func(name stri
 // load parses the route-address keys of config-network. It never fails: a
 // value that is not allowed means the key's default; each bad value is
 // reported once.
-func (s *Store) load(cm *corev1.ConfigMap) (*RouteAddress, error) {
-	ra, err := routeAddressFromMap(cm.Data)
+func (s *Store) load(cm *corev1.ConfigMap) (*netcfg.Config, error) {
+	nc, err := netcfg.NewConfigFromMapOrDefaults(cm.Data)
 	if err == nil {
 		s.reported.Store(nil)
-		return ra, nil
+		return nc, nil
 	}
-	err = fmt.Errorf("invalid ConfigMap %s/%s: %w; using %s=%s, %s=%s", cm.Namespace, cm.Name, err,
-		ModeKey, ra.Mode, ExternalNameFallbackKey, ra.ExternalNameFallback)
+	err = fmt.Errorf("invalid ConfigMap %s/%s: %s; using %s=%s, %s=%s", cm.Namespace, cm.Name, strings.ReplaceAll(err.Error(), "\n", "; "),
+		netcfg.RouteAddressModeKey, nc.RouteAddressMode, netcfg.RouteAddressExternalNameFallbackKey, nc.RouteAddressExternalNameFallback)
 	msg := err.Error()
 	if last := s.reported.Swap(&msg); s.report != nil && (last == nil || *last != msg) {
 		s.report(cm, err)
 	}
-	return ra, nil
+	return nc, nil
 }
 
 // WatchConfigs registers both parts of the store with the watcher.
@@ -114,17 +115,18 @@ func (s *Store) ToContext(ctx context.Context) context.Context {
 // Load returns the current Config.
 func (s *Store) Load() *Config {
 	c := &Config{}
-	if ra, ok := s.UntypedLoad(netcfg.ConfigMapName).(*RouteAddress); ok {
-		c.RouteAddress = ra.DeepCopy()
+	if nc, ok := s.UntypedLoad(netcfg.ConfigMapName).(*netcfg.Config); ok {
+		copied := *nc
+		c.Network = &copied
 	}
 	return c
 }
 
 // Mode returns the configured mode, and ModeExternalName while config-network
 // has not been loaded yet.
-func (s *Store) Mode() Mode {
-	if ra, ok := s.UntypedLoad(netcfg.ConfigMapName).(*RouteAddress); ok {
-		return ra.Mode
+func (s *Store) Mode() netcfg.RouteAddressMode {
+	if nc, ok := s.UntypedLoad(netcfg.ConfigMapName).(*netcfg.Config); ok {
+		return nc.RouteAddressMode
 	}
-	return ModeExternalName
+	return netcfg.RouteAddressModeExternalName
 }

@@ -83,7 +83,7 @@ type env struct {
 	route    *v1.Route
 	ing      *netv1alpha1.Ingress
 	lb       lb
-	settings resources.Settings
+	settings *netcfg.Config
 }
 
 func newEnv(l lb, mode netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) env {
@@ -93,7 +93,7 @@ func newEnv(l lb, mode netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) 
 		route:    route,
 		ing:      Ingress(route, l.entries...),
 		lb:       l,
-		settings: resources.Settings{Mode: mode, Fallback: fb},
+		settings: &netcfg.Config{RouteAddressMode: mode, RouteAddressExternalNameFallback: fb},
 	}
 }
 
@@ -144,12 +144,12 @@ var tags = []string{"", Tag}
 
 // input builds the planner's input the way the reconciler does.
 func (e env) input(a plan.Actual) (plan.Input, error) {
-	in := plan.Input{Owner: e.route, Actual: a, Released: !e.settings.Mode.Managed()}
+	in := plan.Input{Owner: e.route, Actual: a, Released: !e.settings.RouteAddressMode.Managed()}
 	phs, err := resources.Placeholders(e.ctx, e.route, tags)
 	if err != nil {
 		return in, err
 	}
-	src := resources.Source{Ingress: e.ing, Settings: e.settings, Resolver: resources.NewResolver(gatewayLister)}
+	src := resources.Source{Ingress: e.ing, Network: e.settings, Resolver: resources.NewResolver(gatewayLister)}
 	in.Targets = make([]resources.Addressing, 0, len(tags))
 	for _, ph := range phs {
 		ad, err := resources.MakeAddressing(e.ctx, e.route, ph, false, src)
@@ -604,18 +604,18 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 		// and ports each kind of endpoints holds in this mode.
 		if want, ok := wantAddresses[e.lb.name]; ok {
 			eps, sls, mirrored := addressesOf(s, tg.Name)
-			if wantEps := map[bool][]string{true: want}[e.settings.Mode.WritesEndpoints()]; fmt.Sprint(eps) != fmt.Sprint(wantEps) {
+			if wantEps := map[bool][]string{true: want}[e.settings.RouteAddressMode.WritesEndpoints()]; fmt.Sprint(eps) != fmt.Sprint(wantEps) {
 				t.Errorf("Endpoints %s hold %v, want %v", tg.Name, eps, wantEps)
 			}
-			if wantSls := map[bool][]string{true: want}[e.settings.Mode.WritesEndpointSlices()]; fmt.Sprint(sls) != fmt.Sprint(wantSls) {
+			if wantSls := map[bool][]string{true: want}[e.settings.RouteAddressMode.WritesEndpointSlices()]; fmt.Sprint(sls) != fmt.Sprint(wantSls) {
 				t.Errorf("EndpointSlices of %s hold %v, want %v", tg.Name, sls, wantSls)
 			}
 			// Kubernetes mirrors our Endpoints unless we write the slices.
-			if wantMirrored := map[bool][]string{true: want}[!e.settings.Mode.WritesEndpointSlices()]; fmt.Sprint(mirrored) != fmt.Sprint(wantMirrored) {
+			if wantMirrored := map[bool][]string{true: want}[!e.settings.RouteAddressMode.WritesEndpointSlices()]; fmt.Sprint(mirrored) != fmt.Sprint(wantMirrored) {
 				t.Errorf("mirrored EndpointSlices of %s hold %v, want %v", tg.Name, mirrored, wantMirrored)
 			}
 		}
-		if tg.Service.Spec.Type == corev1.ServiceTypeExternalName && e.settings.Fallback == netcfg.RouteAddressFallbackDisabled {
+		if tg.Service.Spec.Type == corev1.ServiceTypeExternalName && e.settings.RouteAddressExternalNameFallback == netcfg.RouteAddressFallbackDisabled {
 			t.Errorf("Service %s is ExternalName with the fallback disabled", tg.Name)
 		}
 	}

@@ -71,15 +71,6 @@ func TargetTags(r *v1.Route) []string {
 	return sets.List(tags)
 }
 
-// Settings are the route-address keys of config-network, which choose what
-// a Route's cluster-local names become.
-type Settings struct {
-	// Mode is route-address-mode.
-	Mode netcfg.RouteAddressMode
-	// Fallback is route-address-externalname-fallback.
-	Fallback netcfg.RouteAddressFallback
-}
-
 // Addressing is what one of a Route's cluster-local names should be.
 type Addressing struct {
 	// Name is the Service name.
@@ -107,8 +98,9 @@ type Addressing struct {
 type Source struct {
 	// Ingress is the Route's KIngress, nil when it does not exist yet.
 	Ingress *netv1alpha1.Ingress
-	// Settings are the route-address settings.
-	Settings Settings
+	// Network is the network configuration: its route-address settings
+	// choose what the names become.
+	Network *netcfg.Config
 	// Resolver resolves the KIngress's load balancer.
 	Resolver *Resolver
 }
@@ -122,11 +114,11 @@ type Source struct {
 // must not be modified.
 func MakeAddressing(ctx context.Context, route *v1.Route, placeholder *Placeholder, isPrivate bool, src Source) (*Addressing, error) {
 	var err error
-	tag, ing, s := placeholder.Tag, src.Ingress, src.Settings
+	tag, ing, network := placeholder.Tag, src.Ingress, src.Network
 	a := &Addressing{Name: placeholder.Service.Name, Tag: tag}
 
 	lb := LoadBalancer(ing, isPrivate)
-	if !s.Mode.Managed() {
+	if !network.RouteAddressMode.Managed() {
 		a.Shape = ShapeRouteReconciler
 		if lb != nil {
 			if pair, err := routeresources.MakeK8sService(ctx, route, tag, ing, isPrivate); err == nil {
@@ -150,14 +142,14 @@ func MakeAddressing(ctx context.Context, route *v1.Route, placeholder *Placehold
 	if len(res.Addresses) > 0 {
 		a.Shape = ShapeHeadless
 		a.Service = placeholder.headless
-		h := placeholder.endpoints(s.Mode, res.Addresses, res.Port)
+		h := placeholder.endpoints(network.RouteAddressMode, res.Addresses, res.Port)
 		a.Endpoints, a.Slices = h.endpoints, h.slices
 	} else if res.MeshOnly {
 		a.Shape = ShapeMesh
 		if a.Service, err = k8sService(ctx, route, tag, ing, netv1alpha1.LoadBalancerIngressStatus{MeshOnly: true}); err != nil {
 			return nil, err
 		}
-	} else if res.Fallback != nil && s.Fallback == netcfg.RouteAddressFallbackEnabled {
+	} else if res.Fallback != nil && network.RouteAddressExternalNameFallback == netcfg.RouteAddressFallbackEnabled {
 		a.Shape = ShapeExternalName
 		if a.Service, err = k8sService(ctx, route, tag, ing, *res.Fallback); err != nil {
 			return nil, err

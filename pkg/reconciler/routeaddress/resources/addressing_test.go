@@ -81,9 +81,9 @@ func summarize(a *Addressing) summary {
 
 // expect spells out, per mode and fallback, what each load balancer case
 // must give.
-func expect(c lbCase, settings Settings, svcName string) summary {
+func expect(c lbCase, settings *netcfg.Config, svcName string) summary {
 	s := summary{Problems: c.problems, Referenced: c.referenced}
-	if !settings.Mode.Managed() {
+	if !settings.RouteAddressMode.Managed() {
 		return summary{Shape: ShapeRouteReconciler, Handback: c.handback}
 	}
 	switch {
@@ -92,11 +92,11 @@ func expect(c lbCase, settings Settings, svcName string) summary {
 		s.Shape, s.Type, s.ClusterIP = ShapeKept, corev1.ServiceTypeClusterIP, corev1.ClusterIPNone
 	case len(c.addrs) > 0:
 		s.Shape, s.Type, s.ClusterIP = ShapeHeadless, corev1.ServiceTypeClusterIP, corev1.ClusterIPNone
-		if settings.Mode.WritesEndpoints() {
+		if settings.RouteAddressMode.WritesEndpoints() {
 			s.Endpoints = fmt.Sprintf("%s:%d", strings.Join(c.addrs, ","), c.port)
-			s.SkipMirror = settings.Mode == netcfg.RouteAddressModeEndpointsAndSlices
+			s.SkipMirror = settings.RouteAddressMode == netcfg.RouteAddressModeEndpointsAndSlices
 		}
-		if settings.Mode.WritesEndpointSlices() {
+		if settings.RouteAddressMode.WritesEndpointSlices() {
 			var v4, v6 []string
 			for _, a := range c.addrs {
 				if strings.Contains(a, ":") {
@@ -114,7 +114,7 @@ func expect(c lbCase, settings Settings, svcName string) summary {
 		}
 	case c.mesh:
 		s.Shape, s.Type = ShapeMesh, corev1.ServiceTypeClusterIP
-	case c.fallback != "" && settings.Fallback == netcfg.RouteAddressFallbackEnabled:
+	case c.fallback != "" && settings.RouteAddressExternalNameFallback == netcfg.RouteAddressFallbackEnabled:
 		s.Shape, s.Type, s.ExternalName = ShapeExternalName, corev1.ServiceTypeExternalName, c.fallback
 	default:
 		s.Shape, s.Type, s.ClusterIP = ShapeHeadlessEmpty, corev1.ServiceTypeClusterIP, corev1.ClusterIPNone
@@ -131,10 +131,10 @@ func TestMakeAddressingMatrix(t *testing.T) {
 		for _, mode := range netcfg.RouteAddressModes {
 			for _, fb := range netcfg.RouteAddressFallbacks {
 				for _, tag := range []string{"", Tag} {
-					settings := Settings{Mode: mode, Fallback: fb}
+					settings := &netcfg.Config{RouteAddressMode: mode, RouteAddressExternalNameFallback: fb}
 					t.Run(fmt.Sprintf("%s/%s/fallback=%s/tag=%q", c.name, mode, fb, tag), func(t *testing.T) {
 						ing, svcs := c.inputs()
-						got, err := MakeAddressing(ctx, route, placeholder(t, ctx, route, tag), false, Source{Ingress: ing, Settings: settings, Resolver: NewResolver(ServiceLister(svcs...))})
+						got, err := MakeAddressing(ctx, route, placeholder(t, ctx, route, tag), false, Source{Ingress: ing, Network: settings, Resolver: NewResolver(ServiceLister(svcs...))})
 						if err != nil {
 							t.Fatal("MakeAddressing() =", err)
 						}
@@ -173,7 +173,7 @@ func TestMakeAddressingGolden(t *testing.T) {
 	ing := Ingress(route, IP("10.0.0.7"), IP("fd00::7"))
 	got, err := MakeAddressing(ctx, route, placeholder(t, ctx, route, Tag), false, Source{
 		Ingress:  ing,
-		Settings: Settings{Mode: netcfg.RouteAddressModeEndpointsAndSlices, Fallback: netcfg.RouteAddressFallbackEnabled},
+		Network:  &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeEndpointsAndSlices, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled},
 		Resolver: NewResolver(ServiceLister()),
 	})
 	if err != nil {
@@ -271,7 +271,7 @@ func TestParityWithRouteReconciler(t *testing.T) {
 				}
 				got, err := MakeAddressing(ctx, route, placeholder(t, ctx, route, tag), false, Source{
 					Ingress:  ing,
-					Settings: Settings{Mode: tc.mode, Fallback: netcfg.RouteAddressFallbackEnabled},
+					Network:  &netcfg.Config{RouteAddressMode: tc.mode, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled},
 					Resolver: NewResolver(ServiceLister(tc.svcs...)),
 				})
 				if err != nil {

@@ -19,6 +19,8 @@ package testing
 import (
 	"context"
 
+	netcfg "knative.dev/networking/pkg/config"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -31,8 +33,6 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 	"knative.dev/serving/pkg/reconciler/route/resources/names"
-
-	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
 const (

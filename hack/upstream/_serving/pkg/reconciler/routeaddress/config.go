@@ -21,7 +21,6 @@ import (
 
 	netcfg "knative.dev/networking/pkg/config"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
-	"knative.dev/serving/pkg/reconciler/routeaddress/resources"
 )
 
 // newConfigStore returns the route reconciler's configuration store: its
@@ -33,11 +32,10 @@ func newConfigStore(ctx context.Context, onAfterStore ...func(name string, value
 	return routecfg.NewStore(ctx, onAfterStore...)
 }
 
-// settingsFromContext returns the route-address settings of the
-// configuration in ctx.
-func settingsFromContext(ctx context.Context) resources.Settings {
-	n := routecfg.FromContext(ctx).Network
-	return resources.Settings{Mode: n.RouteAddressMode, Fallback: n.RouteAddressExternalNameFallback}
+// networkFromContext returns the network configuration in ctx (its
+// route-address settings among it).
+func networkFromContext(ctx context.Context) *netcfg.Config {
+	return routecfg.FromContext(ctx).Network
 }
 
 // shapesServices reports whether a stored configuration value is one that

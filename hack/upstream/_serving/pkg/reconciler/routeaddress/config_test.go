@@ -19,18 +19,18 @@ package routeaddress
 import (
 	"context"
 
+	netcfg "knative.dev/networking/pkg/config"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
-	"knative.dev/serving/pkg/reconciler/routeaddress/resources"
 	rt "knative.dev/serving/pkg/reconciler/routeaddress/testing"
 )
 
 // testStore hands each reconcile of a TableTest row the route reconciler's
 // test configuration with the row's route-address settings.
-type testStore struct{ settings resources.Settings }
+type testStore struct{ settings *netcfg.Config }
 
 func (s testStore) ToContext(ctx context.Context) context.Context {
 	c := rt.RouteConfig()
-	c.Network.RouteAddressMode = s.settings.Mode
-	c.Network.RouteAddressExternalNameFallback = s.settings.Fallback
+	c.Network.RouteAddressMode = s.network.RouteAddressMode
+	c.Network.RouteAddressExternalNameFallback = s.network.RouteAddressExternalNameFallback
 	return routecfg.ToContext(ctx, c)
 }
