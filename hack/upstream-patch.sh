@@ -210,7 +210,7 @@ Route (each reported once, again after an hour), and the namespaces being
 deleted whose writes it drops (logged once each, as Kubernetes'
 EndpointSlice controller drops such work instead of retrying it)."
 
-ra doc.go config.go config_test.go listers_test.go routeaddress.go status.go routeaddress_test.go
+ra doc.go config.go config_test.go listers_test.go routeaddress.go api.go status.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our

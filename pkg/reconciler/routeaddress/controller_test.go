@@ -28,6 +28,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	kubefake "k8s.io/client-go/kubernetes/fake"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
@@ -107,6 +108,7 @@ func TestCachedVersion(t *testing.T) {
 		return idx
 	}
 	c := &Reconciler{
+		kubeclient:      kubefake.NewSimpleClientset(),
 		serviceLister:   corev1listers.NewServiceLister(indexer(&corev1.Service{ObjectMeta: meta("1", "svc-uid")})),
 		endpointsLister: corev1listers.NewEndpointsLister(indexer(&corev1.Endpoints{ObjectMeta: meta("2", "ep-uid")})),
 		sliceLister:     discoveryv1listers.NewEndpointSliceLister(indexer(&discoveryv1.EndpointSlice{ObjectMeta: meta("3", "slice-uid")})),

@@ -167,28 +167,6 @@ func (c *Reconciler) report(ctx context.Context, r *v1.Route, warnings []warning
 	}
 }
 
-// cachedVersion looks objects up in the listers.
-func (c *Reconciler) cachedVersion(ns string) cached {
-	return func(kind plan.Kind, name string) (string, types.UID, bool) {
-		var (
-			o   metav1.Object
-			err error
-		)
-		switch kind {
-		case plan.KindService:
-			o, err = c.serviceLister.Services(ns).Get(name)
-		case plan.KindEndpoints:
-			o, err = c.endpointsLister.Endpoints(ns).Get(name)
-		case plan.KindEndpointSlice:
-			o, err = c.sliceLister.EndpointSlices(ns).Get(name)
-		}
-		if err != nil {
-			return "", "", false
-		}
-		return o.GetResourceVersion(), o.GetUID(), true
-	}
-}
-
 func (c *Reconciler) ingress(r *v1.Route) (*netv1alpha1.Ingress, error) {
 	ing, err := c.ingressLister.Ingresses(r.Namespace).Get(routenames.Ingress(r))
 	if apierrs.IsNotFound(err) {
@@ -630,19 +608,6 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 	return nil
 }
 
-// get reads the object op writes from the apiserver.
-func (c *Reconciler) get(ctx context.Context, op plan.Op) (metav1.Object, error) {
-	ns, name := op.Object.GetNamespace(), op.Name()
-	switch op.Kind {
-	case plan.KindService:
-		return c.kubeclient.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{})
-	case plan.KindEndpoints:
-		return c.kubeclient.CoreV1().Endpoints(ns).Get(ctx, name, metav1.GetOptions{})
-	default:
-		return c.kubeclient.DiscoveryV1().EndpointSlices(ns).Get(ctx, name, metav1.GetOptions{})
-	}
-}
-
 // combine returns the errors of one reconcile as one, nil ones left out. A
 // real failure comes first and hides requeues and conflicts (its backoff
 // retries them all); with conflicts only, the result is a conflict (no
@@ -682,59 +647,3 @@ var (
 	pastTense    = map[plan.Verb]string{plan.Create: "Created", plan.Delete: "Deleted"}
 	failedReason = map[plan.Verb]string{plan.Create: "CreationFailed", plan.Update: "UpdateFailed", plan.Delete: "DeleteFailed"}
 )
-
-// do sends op (a Create only as a server-side dry run when dryRun is set)
-// and returns the object the apiserver answered with (nil for a Delete).
-func (c *Reconciler) do(ctx context.Context, op plan.Op, dryRun bool) (metav1.Object, error) {
-	ns := op.Object.GetNamespace()
-	del := metav1.DeleteOptions{Preconditions: metav1.NewUIDPreconditions(string(op.Object.GetUID()))}
-	create := metav1.CreateOptions{}
-	if dryRun {
-		create.DryRun = []string{metav1.DryRunAll}
-	}
-	core := c.kubeclient.CoreV1()
-	discovery := c.kubeclient.DiscoveryV1()
-	var (
-		live metav1.Object
-		err  error
-	)
-	switch o := op.Object.(type) {
-	case *corev1.Service:
-		switch op.Verb {
-		case plan.Create:
-			live, err = core.Services(ns).Create(ctx, o, create)
-		case plan.Update:
-			live, err = core.Services(ns).Update(ctx, o, metav1.UpdateOptions{})
-		case plan.Delete:
-			err = core.Services(ns).Delete(ctx, o.Name, del)
-		}
-	case *corev1.Endpoints:
-		switch op.Verb {
-		case plan.Create:
-			live, err = core.Endpoints(ns).Create(ctx, o, create)
-		case plan.Update:
-			live, err = core.Endpoints(ns).Update(ctx, o, metav1.UpdateOptions{})
-		case plan.Delete:
-			err = core.Endpoints(ns).Delete(ctx, o.Name, del)
-		}
-	case *discoveryv1.EndpointSlice:
-		switch op.Verb {
-		case plan.Create:
-			live, err = discovery.EndpointSlices(ns).Create(ctx, o, create)
-		case plan.Update:
-			live, err = discovery.EndpointSlices(ns).Update(ctx, o, metav1.UpdateOptions{})
-		case plan.Delete:
-			err = discovery.EndpointSlices(ns).Delete(ctx, o.Name, del)
-		}
-	default:
-		err = fmt.Errorf("unknown object type %T", op.Object)
-	}
-	if op.Verb == plan.Delete && apierrs.IsNotFound(err) {
-		// Already gone (garbage collection, or a previous attempt).
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return live, nil
-}
