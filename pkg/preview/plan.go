@@ -112,11 +112,11 @@ func nextShape(a *resources.Addressing, mode netcfg.RouteAddressMode) string {
 	}
 	// ExternalName mode: upstream's route reconciler decides.
 	switch {
-	case a.Handback.Refused:
+	case a.RouteReconciler.Refused:
 		return "unchanged (upstream refuses the load balancer)"
-	case !a.Handback.Ready:
+	case !a.RouteReconciler.Ready:
 		return "unchanged (upstream: no load balancer)"
-	case a.Handback.Endpoints:
+	case a.RouteReconciler.Endpoints:
 		return ShapeHeadlessEndpoints + " (upstream)"
 	}
 	return "ExternalName or ClusterIP (upstream)"

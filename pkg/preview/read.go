@@ -245,7 +245,7 @@ func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *racfg.Confi
 	if i := cl.ingresses[r.Namespace+"/"+routenames.Ingress(r)]; i != nil && metav1.IsControlledBy(i, r) {
 		ing = i
 	}
-	in := plan.Input{Owner: r, Actual: actual, Released: !cfg.RouteAddressMode.Managed()}
+	in := plan.Input{Owner: r, Actual: actual, ExternalNameMode: !cfg.RouteAddressMode.Managed()}
 	var ads []*resources.Addressing
 	src := resources.Source{
 		Ingress:  ing,

@@ -110,7 +110,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		return err
 	}
 	p := plan.Make(in)
-	warnings = append(warnings, keptWarnings(r, ing, in.Targets, p.Kept)...)
+	warnings = append(warnings, keptWarnings(r, ing, in.Targets, p.NoLoadBalancer)...)
 	for _, b := range p.Blocked {
 		warnings = append(warnings, warning{"NotOwned", fmt.Sprintf(
 			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name), true})
@@ -348,7 +348,7 @@ func (w warning) key() string { return corev1.EventTypeWarning + " " + w.reason 
 
 // desired builds the planner's input and the warnings to report.
 func (c *Reconciler) desired(ctx context.Context, r *v1.Route, placeholders []*resources.Placeholder, src resources.Source, actual plan.Actual) (plan.Input, []warning, error) {
-	in := plan.Input{Owner: r, Actual: actual, Released: !src.Network.RouteAddressMode.Managed()}
+	in := plan.Input{Owner: r, Actual: actual, ExternalNameMode: !src.Network.RouteAddressMode.Managed()}
 	live := make(map[string]*corev1.Service, len(actual.Services))
 	for _, s := range actual.Services {
 		live[s.Name] = s
@@ -598,7 +598,7 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 		logging.FromContext(ctx).Infof("%s %q exists but is not in the informer's cache yet; requeueing", op.Kind, op.Name())
 		return controller.NewRequeueAfter(time.Second)
 	}
-	for _, o := range plan.TakeBack(want, have) {
+	for _, o := range plan.RestoreLabels(want, have) {
 		if _, err := c.do(ctx, o, false); err != nil {
 			return fmt.Errorf("failed to %s %s %q to take it back: %w", strings.ToLower(string(o.Verb)), o.Kind, o.Name(), err)
 		}

@@ -144,7 +144,7 @@ var tags = []string{"", Tag}
 
 // input builds the planner's input the way the reconciler does.
 func (e env) input(a plan.Actual) (plan.Input, error) {
-	in := plan.Input{Owner: e.route, Actual: a, Released: !e.settings.RouteAddressMode.Managed()}
+	in := plan.Input{Owner: e.route, Actual: a, ExternalNameMode: !e.settings.RouteAddressMode.Managed()}
 	phs, err := resources.Placeholders(e.ctx, e.route, tags)
 	if err != nil {
 		return in, err
@@ -532,7 +532,7 @@ func checkOrder(t *testing.T, p plan.Plan) {
 }
 
 // checkConverged checks that the state s is what the targets ask for, and
-// that nothing is left to do. A name with no load balancer (Keep) keeps
+// that nothing is left to do. A name with no load balancer (NoLoadBalancer) keeps
 // what it had in before.
 func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 	t.Helper()
@@ -576,7 +576,7 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 			t.Errorf("Service %s missing", tg.Name)
 			continue
 		}
-		if tg.Keep {
+		if tg.NoLoadBalancer {
 			if was := old.services[tg.Name]; was != nil && !equality.Semantic.DeepEqual(was, svc) {
 				t.Errorf("Service %s changed with no load balancer", tg.Name)
 			}
@@ -645,7 +645,7 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 					wantSlices++
 				}
 			}
-		case tg.Keep:
+		case tg.NoLoadBalancer:
 			for _, sl := range old.slices {
 				if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && sl.Labels[discoveryv1.LabelManagedBy] != names.MirroredBy {
 					wantSlices++

@@ -41,7 +41,7 @@ func TestSliceOwners(t *testing.T) {
 	const gone = types.UID("gone-uid")
 	keep := func() resources.Addressing {
 		tg := headlessTarget()
-		tg.Keep, tg.Endpoints, tg.Slices = true, nil, nil
+		tg.NoLoadBalancer, tg.Endpoints, tg.Slices = true, nil, nil
 		return tg
 	}
 	tests := []struct {
@@ -190,7 +190,7 @@ func TestReleaseServesAddresses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.actual.Services = []*corev1.Service{liveService("svc-uid")}
 			target := resources.Addressing{Name: RouteName}
-			p := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{target}, Actual: tc.actual, Released: true})
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{target}, Actual: tc.actual, ExternalNameMode: true})
 			if diff := cmp.Diff(tc.ops, opLines(p)); diff != "" {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}
@@ -198,15 +198,15 @@ func TestReleaseServesAddresses(t *testing.T) {
 	}
 }
 
-// TestTakeBack: a slice of ours whose labels no longer select it is updated
+// TestRestoreLabels: a slice of ours whose labels no longer select it is updated
 // back, or replaced when its addressType differs.
-func TestTakeBack(t *testing.T) {
+func TestRestoreLabels(t *testing.T) {
 	want := Slice(RouteName, discoveryv1.AddressTypeIPv4, gatewayIP)
 	have := liveSlice("svc-uid", gatewayIP)
 	have.Labels = map[string]string{"somebody": "else"}
 	have.OwnerReferences = append(have.OwnerReferences, metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "keep", UID: "cm-uid", Controller: ptr.To(false)})
 
-	ops := plan.TakeBack(want, have)
+	ops := plan.RestoreLabels(want, have)
 	if diff := cmp.Diff([]string{"Update EndpointSlice hello-ipv4: taken back"}, opLines(plan.Plan{Ops: ops})); diff != "" {
 		t.Errorf("same addressType (-want +got):\n%s", diff)
 	}
@@ -222,7 +222,7 @@ func TestTakeBack(t *testing.T) {
 	if diff := cmp.Diff([]string{
 		"Delete EndpointSlice hello-ipv4: taken back: addressType changed",
 		"Create EndpointSlice hello-ipv4: taken back: addressType changed",
-	}, opLines(plan.Plan{Ops: plan.TakeBack(want, have)})); diff != "" {
+	}, opLines(plan.Plan{Ops: plan.RestoreLabels(want, have)})); diff != "" {
 		t.Errorf("other addressType (-want +got):\n%s", diff)
 	}
 }
@@ -249,7 +249,7 @@ func TestWaitsForMirroring(t *testing.T) {
 		ep.UID = "ep-uid"
 		return ep
 	}
-	released := resources.Addressing{Name: RouteName, Handback: resources.Handback{Ready: true, Endpoints: true}}
+	released := resources.Addressing{Name: RouteName, RouteReconciler: resources.RouteReconcilerShape{Ready: true, Endpoints: true}}
 	endpointsMode := resources.Addressing{Name: RouteName, Service: HeadlessService(RouteName), Endpoints: Endpoints(RouteName, []string{gatewayIP})}
 	tests := []struct {
 		name     string
@@ -308,7 +308,7 @@ func TestWaitsForMirroring(t *testing.T) {
 			if tc.actual.Services == nil {
 				tc.actual.Services = []*corev1.Service{liveService("svc-uid")}
 			}
-			p := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{tc.target}, Actual: tc.actual, Released: tc.released})
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{tc.target}, Actual: tc.actual, ExternalNameMode: tc.released})
 			if diff := cmp.Diff(tc.ops, opLines(p)); diff != "" {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}

@@ -35,7 +35,7 @@ import (
 // Make plans the operations that turn in.Actual into in.Targets for the
 // Route in.Owner.
 func Make(in Input) Plan {
-	p := planner{owner: in.Owner, released: in.Released}
+	p := planner{owner: in.Owner, released: in.ExternalNameMode}
 	p.index(in.Actual)
 	targets := in.Targets
 
@@ -62,7 +62,7 @@ func Make(in Input) Plan {
 	if len(ops) == 0 {
 		ops = nil
 	}
-	return Plan{Ops: ops, Blocked: p.blocked, Kept: p.kept, Waiting: p.waiting}
+	return Plan{Ops: ops, Blocked: p.blocked, NoLoadBalancer: p.kept, Waiting: p.waiting}
 }
 
 type planner struct {
@@ -150,10 +150,10 @@ const (
 	// ownerRoute: the Route, as slices were owned before they were owned
 	// by their Service; moved to the Service on the next write.
 	ownerRoute
-	// ownerGone: a Service of the name it serves that no longer exists
+	// ownerDeleted: a Service of the name it serves that no longer exists
 	// (deleted, or replaced by one with another UID); garbage collection
 	// deletes it.
-	ownerGone
+	ownerDeleted
 	// ownerOther: anything else; never written.
 	ownerOther
 )
@@ -172,7 +172,7 @@ func (p *planner) sliceOwner(s *discoveryv1.EndpointSlice, svc *corev1.Service) 
 		return ownerOther
 	}
 	if svc == nil || ref.UID != svc.UID {
-		return ownerGone
+		return ownerDeleted
 	}
 	if p.controlled(svc) {
 		return ownerService
@@ -246,7 +246,7 @@ func (p *planner) target(t *resources.Addressing) {
 			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "the Service is not the Route's"})
 		}
 		for _, s := range ss {
-			if o := p.sliceOwner(s, svc); o == ownerRoute || o == ownerGone {
+			if o := p.sliceOwner(s, svc); o == ownerRoute || o == ownerDeleted {
 				p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "the Service is not the Route's"})
 			}
 		}
@@ -265,7 +265,7 @@ func (p *planner) target(t *resources.Addressing) {
 		return
 	}
 
-	if t.Keep {
+	if t.NoLoadBalancer {
 		// No load balancer: the name keeps what it has; a missing Service
 		// comes back (headless, with its last endpoints, if any). Slices
 		// of the deleted Service are garbage collected: they are made
@@ -393,7 +393,7 @@ func (p *planner) sliceOps(want, have *discoveryv1.EndpointSlice, svc *corev1.Se
 		return []Op{{Verb: Create, Kind: KindEndpointSlice, Object: withOwnerUID(want, uid), Reason: "missing"}}
 	}
 	owner := p.sliceOwner(have, svc)
-	if owner == ownerGone {
+	if owner == ownerDeleted {
 		// Owned by a Service of this name that is gone: garbage collection
 		// deletes it; it is replaced, not counted.
 		return replaceSlice(have, withOwnerUID(want, uid), "its Service was replaced")
@@ -453,7 +453,7 @@ func (p *planner) release(t *resources.Addressing) {
 		}
 	}
 	ours := ep != nil && oursEndpoints(ep)
-	up := t.Handback
+	up := t.RouteReconciler
 	headless := headlessService(svc)
 
 	if headless && !up.Ready && (ep == nil || ours) && (up.Refused || !servesAddresses(ep, ss)) {
@@ -568,11 +568,11 @@ func findSlice(ss []*discoveryv1.EndpointSlice, name string) *discoveryv1.Endpoi
 	return nil
 }
 
-// TakeBack returns the operations that make have, a slice the Route
+// RestoreLabels returns the operations that make have, a slice the Route
 // controls that was not among the actual objects (its labels no longer
 // select it), into want again: an update, or a replacement when its
 // addressType differs.
-func TakeBack(want, have *discoveryv1.EndpointSlice) []Op {
+func RestoreLabels(want, have *discoveryv1.EndpointSlice) []Op {
 	if have.AddressType != want.AddressType {
 		return replaceSlice(have, want, "taken back: addressType changed")
 	}

@@ -80,7 +80,7 @@ func TestMake(t *testing.T) {
 	}
 	keep := func() resources.Addressing {
 		t := want()
-		t.Keep, t.Slices = true, nil
+		t.NoLoadBalancer, t.Slices = true, nil
 		return t
 	}
 	services := func(s ...*corev1.Service) []*corev1.Service { return s }
@@ -95,7 +95,7 @@ func TestMake(t *testing.T) {
 		target   resources.Addressing
 		actual   plan.Actual
 		released bool
-		handback resources.Handback
+		handback resources.RouteReconcilerShape
 		want     []string
 	}{{
 		name:   "nothing exists: the Service, then its slice",
@@ -169,21 +169,21 @@ func TestMake(t *testing.T) {
 		target:   resources.Addressing{Name: RouteName},
 		actual:   plan.Actual{Services: services(liveService("svc-uid", WithExternalName(GatewayDomain))), Slices: slices(liveSlice("svc-uid", gatewayIP))},
 		released: true,
-		handback: resources.Handback{Ready: true},
+		handback: resources.RouteReconcilerShape{Ready: true},
 		want:     []string{"Delete EndpointSlice hello-ipv4: released to the route reconciler"},
 	}, {
 		name:     "released, the Service still headless: the slice stays until the route reconciler reshapes it",
 		target:   resources.Addressing{Name: RouteName},
 		actual:   plan.Actual{Services: services(liveService("svc-uid")), Slices: slices(liveSlice("svc-uid", gatewayIP))},
 		released: true,
-		handback: resources.Handback{Ready: true},
+		handback: resources.RouteReconcilerShape{Ready: true},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.target.Handback = tc.handback
-			p := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{tc.target}, Actual: tc.actual, Released: tc.released})
+			tc.target.RouteReconciler = tc.handback
+			p := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{tc.target}, Actual: tc.actual, ExternalNameMode: tc.released})
 			got := opLines(p)
-			for _, n := range p.Kept {
+			for _, n := range p.NoLoadBalancer {
 				got = append(got, "kept "+n)
 			}
 			for _, n := range p.Waiting {

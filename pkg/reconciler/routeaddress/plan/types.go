@@ -86,10 +86,10 @@ type Input struct {
 	Targets []resources.Addressing
 	// Actual is what exists.
 	Actual Actual
-	// Released is true in ExternalName mode: the route reconciler
+	// ExternalNameMode is true in route-address-mode externalname: the route reconciler
 	// owns the Services and their Endpoints, and the plan only removes what
 	// routeaddress added, once the route reconciler has taken over.
-	Released bool
+	ExternalNameMode bool
 }
 
 // Actual is what exists: objects that carry the Route's label or one of the
@@ -114,9 +114,9 @@ type Plan struct {
 	// Blocked lists objects that exist with a desired name but are not
 	// controlled by the Route.
 	Blocked []Blocked
-	// Kept lists the names that have no load balancer and keep serving the
+	// NoLoadBalancer lists the names that have no load balancer and keep serving the
 	// addresses they had.
-	Kept []string
+	NoLoadBalancer []string
 	// Waiting lists the names whose Endpoints kube-controller-manager has
 	// yet to mirror into an EndpointSlice: until it has, their Service
 	// stays ExternalName and our slices stay, so that the name keeps

@@ -81,11 +81,11 @@ type Addressing struct {
 	Endpoints *corev1.Endpoints
 	// Slices are the desired EndpointSlices.
 	Slices []*discoveryv1.EndpointSlice
-	// Handback is what the route reconciler makes of this name.
-	Handback Handback
-	// Keep is true when the KIngress has no load balancer: what exists
+	// RouteReconciler is what the route reconciler makes of this name.
+	RouteReconciler RouteReconcilerShape
+	// NoLoadBalancer is true when the KIngress has no load balancer: what exists
 	// under this name stays; only a missing Service is created.
-	Keep bool
+	NoLoadBalancer bool
 	// Tag is the traffic tag, "" for the Route's own name.
 	Tag string
 	// Shape summarises the desired Service.
@@ -122,9 +122,9 @@ func MakeAddressing(ctx context.Context, route *v1.Route, placeholder *Placehold
 		a.Shape = ShapeRouteReconciler
 		if lb != nil {
 			if pair, err := routeresources.MakeK8sService(ctx, route, tag, ing, isPrivate); err == nil {
-				a.Handback = Handback{Ready: true, Endpoints: pair.Endpoints != nil}
+				a.RouteReconciler = RouteReconcilerShape{Ready: true, Endpoints: pair.Endpoints != nil}
 			} else {
-				a.Handback = Handback{Refused: true}
+				a.RouteReconciler = RouteReconcilerShape{Refused: true}
 			}
 		}
 		return a, nil
@@ -133,7 +133,7 @@ func MakeAddressing(ctx context.Context, route *v1.Route, placeholder *Placehold
 		// No load balancer: a new Route waits for one, and an existing one
 		// keeps its last addresses, as the route reconciler keeps its Service and
 		// Endpoints while the KIngress is not ready.
-		a.Shape, a.Service, a.Keep = ShapeKept, placeholder.headless, true
+		a.Shape, a.Service, a.NoLoadBalancer = ShapeKept, placeholder.headless, true
 		return a, nil
 	}
 

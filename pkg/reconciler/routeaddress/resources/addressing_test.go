@@ -41,20 +41,20 @@ import (
 )
 
 type summary struct {
-	Shape        Shape
-	Type         corev1.ServiceType
-	ClusterIP    string
-	ExternalName string
-	Endpoints    string
-	SkipMirror   bool
-	Slices       []string
-	Problems     []Reason
-	Referenced   bool
-	Handback     Handback
+	Shape           Shape
+	Type            corev1.ServiceType
+	ClusterIP       string
+	ExternalName    string
+	Endpoints       string
+	SkipMirror      bool
+	Slices          []string
+	Problems        []Reason
+	Referenced      bool
+	RouteReconciler RouteReconcilerShape
 }
 
 func summarize(a *Addressing) summary {
-	s := summary{Shape: a.Shape, Referenced: len(a.Resolution.Referenced) > 0, Handback: a.Handback}
+	s := summary{Shape: a.Shape, Referenced: len(a.Resolution.Referenced) > 0, RouteReconciler: a.RouteReconciler}
 	if a.Service != nil {
 		s.Type, s.ClusterIP, s.ExternalName = a.Service.Spec.Type, a.Service.Spec.ClusterIP, a.Service.Spec.ExternalName
 	}
@@ -84,7 +84,7 @@ func summarize(a *Addressing) summary {
 func expect(c lbCase, settings *netcfg.Config, svcName string) summary {
 	s := summary{Problems: c.problems, Referenced: c.referenced}
 	if !settings.RouteAddressMode.Managed() {
-		return summary{Shape: ShapeRouteReconciler, Handback: c.handback}
+		return summary{Shape: ShapeRouteReconciler, RouteReconciler: c.handback}
 	}
 	switch {
 	case len(c.entries) == 0:

@@ -102,9 +102,9 @@ type Resolution struct {
 	Referenced []types.NamespacedName
 }
 
-// Handback describes what the route reconciler makes of a Service
+// RouteReconcilerShape describes what the route reconciler makes of a Service
 // whose addressing is handed back to it (ExternalName mode).
-type Handback struct {
+type RouteReconcilerShape struct {
 	// Ready: the route reconciler has a shape for the Service and will rewrite it.
 	Ready bool
 	// Endpoints: the route reconciler keeps a core/v1 Endpoints (an IP load balancer).

@@ -46,7 +46,7 @@ type lbCase struct {
 	fallback   string
 	problems   []Reason
 	referenced bool
-	handback   Handback
+	handback   RouteReconcilerShape
 }
 
 var lbCases = []lbCase{{
@@ -59,19 +59,19 @@ var lbCases = []lbCase{{
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7"},
 	port:     80,
-	handback: Handback{Ready: true, Endpoints: true},
+	handback: RouteReconcilerShape{Ready: true, Endpoints: true},
 }, {
 	name:     "two IPs of both families",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("fd00::7"), IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7", "fd00::7"},
 	port:     80,
-	handback: Handback{Refused: true}, // the route reconciler refuses more than one entry
+	handback: RouteReconcilerShape{Refused: true}, // the route reconciler refuses more than one entry
 }, {
 	name:     "IP and DomainInternal in one entry (net-contour)",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{{IP: "10.0.0.8", DomainInternal: GatewayDomain}},
 	addrs:    []string{"10.0.0.8"},
 	port:     80,
-	handback: Handback{Ready: true, Endpoints: true},
+	handback: RouteReconcilerShape{Ready: true, Endpoints: true},
 }, {
 	name:       "DomainInternal resolvable",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -79,7 +79,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:    "DomainInternal dual stack, only a port named http2",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain + ".")},
@@ -89,14 +89,14 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10", "fd00:10:96::a"},
 	port:       8080,
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:       "DomainInternal Service missing",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonServiceNotFound},
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:    "DomainInternal Service headless",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -108,7 +108,7 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonServiceHeadless},
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:    "DomainInternal Service ExternalName",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -120,7 +120,7 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonServiceExternalName},
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:       "DomainInternal Service without a usable port",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -128,7 +128,7 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonNoPort},
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:    "DomainInternal Service with only spec.clusterIP",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -140,7 +140,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:       "DomainInternal Service without a cluster IP",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -148,7 +148,7 @@ var lbCases = []lbCase{{
 	fallback:   GatewayDomain,
 	problems:   []Reason{ReasonNoClusterIP},
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:    "DomainInternal port 80 is UDP: the TCP port named http2 before the one named http",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -159,7 +159,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       8082,
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:    "DomainInternal only a port named http",
 	entries: []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayDomain)},
@@ -169,43 +169,43 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       8081,
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:     "DomainInternal outside the cluster domain",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("gateway.corp.example.com")},
 	fallback: "gateway.corp.example.com",
 	problems: []Reason{ReasonNotClusterService},
-	handback: Handback{Ready: true},
+	handback: RouteReconcilerShape{Ready: true},
 }, {
 	name:     "external Domain",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{Domain("lb.example.com")},
 	fallback: "lb.example.com",
 	problems: []Reason{ReasonExternalDomain},
-	handback: Handback{Ready: true},
+	handback: RouteReconcilerShape{Ready: true},
 }, {
 	name:     "IP that does not parse",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.300")},
 	problems: []Reason{ReasonInvalidIP},
-	handback: Handback{Ready: true, Endpoints: true},
+	handback: RouteReconcilerShape{Ready: true, Endpoints: true},
 }, {
 	name:     "loopback IP",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("127.0.0.1")},
 	problems: []Reason{ReasonAddressNotAllowed},
-	handback: Handback{Ready: true, Endpoints: true},
+	handback: RouteReconcilerShape{Ready: true, Endpoints: true},
 }, {
 	name:     "addresses the apiserver refuses in endpoints, one usable",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("::1"), IP("169.254.1.1"), IP("fe80::1"), IP("0.0.0.0"), IP("::"), IP("224.0.0.1"), IP("ff02::1"), IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7"},
 	port:     80,
 	problems: []Reason{ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed},
-	handback: Handback{Refused: true},
+	handback: RouteReconcilerShape{Refused: true},
 }, {
 	name:     "IPv4-mapped IPv6 address: used as IPv4, and said so",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("::ffff:10.0.0.7")},
 	addrs:    []string{"10.0.0.7"},
 	port:     80,
 	problems: []Reason{ReasonMappedAddress},
-	handback: Handback{Ready: true, Endpoints: true},
+	handback: RouteReconcilerShape{Ready: true, Endpoints: true},
 }, {
 	name:       "DomainInternal in upper case",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("Kourier-Internal.KOURIER-SYSTEM.svc.Cluster.Local")},
@@ -213,7 +213,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:       "DomainInternal <service>.<namespace>.svc",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayName + "." + GatewayNamespace + ".svc")},
@@ -221,7 +221,7 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:       "DomainInternal <service>.<namespace>. with a trailing dot",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal(GatewayName + "." + GatewayNamespace + ".")},
@@ -229,19 +229,19 @@ var lbCases = []lbCase{{
 	addrs:      []string{"10.96.0.10"},
 	port:       80,
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:       "DomainInternal in upper case, Service missing: the fallback is lower case",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{DomainInternal("Missing.Kourier-System.svc.cluster.local")},
 	fallback:   "missing.kourier-system.svc.cluster.local",
 	problems:   []Reason{ReasonServiceNotFound},
 	referenced: true,
-	handback:   Handback{Ready: true},
+	handback:   RouteReconcilerShape{Ready: true},
 }, {
 	name:     "MeshOnly",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{MeshOnly()},
 	mesh:     true,
-	handback: Handback{Ready: true},
+	handback: RouteReconcilerShape{Ready: true},
 }, {
 	name:       "one entry resolves, one does not",
 	entries:    []netv1alpha1.LoadBalancerIngressStatus{Domain("lb.example.com"), DomainInternal(GatewayDomain)},
@@ -250,7 +250,7 @@ var lbCases = []lbCase{{
 	port:       80,
 	problems:   []Reason{ReasonExternalDomain},
 	referenced: true,
-	handback:   Handback{Refused: true},
+	handback:   RouteReconcilerShape{Refused: true},
 }, {
 	name:     "entries on different ports",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7"), DomainInternal(GatewayDomain)},
@@ -260,7 +260,7 @@ var lbCases = []lbCase{{
 	problems: []Reason{ReasonPortMismatch},
 	// the second entry is still looked at, so it is still tracked.
 	referenced: true,
-	handback:   Handback{Refused: true},
+	handback:   RouteReconcilerShape{Refused: true},
 }}
 
 func (c lbCase) inputs() (*netv1alpha1.Ingress, []*corev1.Service) {
