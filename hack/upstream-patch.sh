@@ -201,16 +201,19 @@ taking back a slice whose labels were changed, waiting for
 kube-controller-manager's mirrored slice before a name relies on it, and
 how a family's addresses are split over slices of at most 100."
 
-ra expectations.go expectations_test.go warned.go terminating.go terminating_test.go
-step "routeaddress: what the reconciler remembers between reconciles" \
-"Three small types the reconciler keeps: the writes its informers have not
+ra api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go
+step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
+"The reconciler's client and listers of the three kinds it writes, behind
+one dispatch (Services, Endpoints, EndpointSlices: a cached read, a read
+from the apiserver, create, update and a delete preconditioned on the
+UID), and three small types it keeps: the writes its informers have not
 shown yet (a reconcile that starts before they do requeues instead of
 planning again on a stale cache), the Warnings last recorded for each
 Route (each reported once, again after an hour), and the namespaces being
 deleted whose writes it drops (logged once each, as Kubernetes'
 EndpointSlice controller drops such work instead of retrying it)."
 
-ra doc.go config.go config_test.go listers_test.go routeaddress.go api.go status.go routeaddress_test.go
+ra doc.go config.go config_test.go listers_test.go routeaddress.go status.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our

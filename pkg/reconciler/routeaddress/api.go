@@ -23,6 +23,9 @@ import (
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	corev1listers "k8s.io/client-go/listers/core/v1"
+	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 )
@@ -37,8 +40,17 @@ type kindAPI struct {
 	cached func(string) (metav1.Object, error)
 }
 
+// kinds are the client and the listers of the three kinds of object the
+// reconciler writes.
+type kinds struct {
+	kubeclient      kubernetes.Interface
+	serviceLister   corev1listers.ServiceLister
+	endpointsLister corev1listers.EndpointsLister
+	sliceLister     discoveryv1listers.EndpointSliceLister
+}
+
 // api is the one place a kind meets its client and lister.
-func (c *Reconciler) api(kind plan.Kind, ns string) kindAPI {
+func (c kinds) api(kind plan.Kind, ns string) kindAPI {
 	switch kind {
 	case plan.KindService:
 		return typed(c.kubeclient.CoreV1().Services(ns), c.serviceLister.Services(ns).Get)
@@ -90,7 +102,7 @@ func as[T plan.Object](o plan.Object) (T, error) {
 }
 
 // cachedVersion looks objects up in the listers.
-func (c *Reconciler) cachedVersion(ns string) cached {
+func (c kinds) cachedVersion(ns string) cached {
 	return func(kind plan.Kind, name string) (string, types.UID, bool) {
 		o, err := c.api(kind, ns).cached(name)
 		if err != nil {
@@ -101,13 +113,13 @@ func (c *Reconciler) cachedVersion(ns string) cached {
 }
 
 // get reads the object op writes from the apiserver.
-func (c *Reconciler) get(ctx context.Context, op plan.Op) (metav1.Object, error) {
+func (c kinds) get(ctx context.Context, op plan.Op) (metav1.Object, error) {
 	return c.api(op.Kind, op.Object.GetNamespace()).get(ctx, op.Name())
 }
 
 // do sends op (a Create only as a server-side dry run when dryRun is set)
 // and returns the object the apiserver answered with (nil for a Delete).
-func (c *Reconciler) do(ctx context.Context, op plan.Op, dryRun bool) (metav1.Object, error) {
+func (c kinds) do(ctx context.Context, op plan.Op, dryRun bool) (metav1.Object, error) {
 	api := c.api(op.Kind, op.Object.GetNamespace())
 	switch op.Verb {
 	case plan.Create:

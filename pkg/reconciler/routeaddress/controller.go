@@ -79,11 +79,13 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		}
 	}
 	c := &Reconciler{
-		kubeclient:       kubeclient.Get(ctx),
+		kinds: kinds{
+			kubeclient:      kubeclient.Get(ctx),
+			serviceLister:   serviceInformer.Lister(),
+			endpointsLister: endpointsInformer.Lister(),
+			sliceLister:     sliceInformer.Lister(),
+		},
 		ingressLister:    ingressInformer.Lister(),
-		serviceLister:    serviceInformer.Lister(),
-		endpointsLister:  endpointsInformer.Lister(),
-		sliceLister:      sliceInformer.Lister(),
 		sliceIndexer:     sliceInformer.Informer().GetIndexer(),
 		serviceIndexer:   serviceInformer.Informer().GetIndexer(),
 		endpointsIndexer: endpointsInformer.Informer().GetIndexer(),

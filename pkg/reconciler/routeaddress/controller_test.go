@@ -25,13 +25,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	kubefake "k8s.io/client-go/kubernetes/fake"
-	corev1listers "k8s.io/client-go/listers/core/v1"
-	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
 	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
@@ -55,7 +50,6 @@ import (
 	_ "knative.dev/serving/pkg/client/injection/informers/serving/v1/route/fake"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 )
 
 func configMaps(data map[string]string) []*corev1.ConfigMap {
@@ -92,49 +86,6 @@ func TestNewController(t *testing.T) {
 	}
 	if got := logs.FilterMessage("Failed to add the EndpointSlice index").Len(); got != 1 {
 		t.Errorf("second NewController: %d index errors logged, want 1: %v", got, logs.All())
-	}
-}
-
-// TestCachedVersion looks each kind up in its lister.
-func TestCachedVersion(t *testing.T) {
-	meta := func(rv string, uid types.UID) metav1.ObjectMeta {
-		return metav1.ObjectMeta{Namespace: "ns", Name: "hello", ResourceVersion: rv, UID: uid}
-	}
-	indexer := func(o metav1.Object) cache.Indexer {
-		idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-		if err := idx.Add(o); err != nil {
-			t.Fatal(err)
-		}
-		return idx
-	}
-	c := &Reconciler{
-		kubeclient:      kubefake.NewSimpleClientset(),
-		serviceLister:   corev1listers.NewServiceLister(indexer(&corev1.Service{ObjectMeta: meta("1", "svc-uid")})),
-		endpointsLister: corev1listers.NewEndpointsLister(indexer(&corev1.Endpoints{ObjectMeta: meta("2", "ep-uid")})),
-		sliceLister:     discoveryv1listers.NewEndpointSliceLister(indexer(&discoveryv1.EndpointSlice{ObjectMeta: meta("3", "slice-uid")})),
-	}
-	type found struct {
-		RV    string
-		UID   types.UID
-		Found bool
-	}
-	lookup := c.cachedVersion("ns")
-	for _, tc := range []struct {
-		kind plan.Kind
-		name string
-		want found
-	}{
-		{plan.KindService, "hello", found{"1", "svc-uid", true}},
-		{plan.KindEndpoints, "hello", found{"2", "ep-uid", true}},
-		{plan.KindEndpointSlice, "hello", found{"3", "slice-uid", true}},
-		{plan.KindService, "missing", found{}},
-		{plan.KindEndpointSlice, "missing", found{}},
-	} {
-		var got found
-		got.RV, got.UID, got.Found = lookup(tc.kind, tc.name)
-		if got != tc.want {
-			t.Errorf("%s %s = %+v, want %+v", tc.kind, tc.name, got, tc.want)
-		}
 	}
 }
 

@@ -30,9 +30,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes"
-	corev1listers "k8s.io/client-go/listers/core/v1"
-	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
@@ -56,14 +53,11 @@ import (
 // Reconciler gives a Route's cluster-local Services the shape the
 // route-address mode asks for.
 type Reconciler struct {
-	kubeclient kubernetes.Interface
+	kinds
 	// client writes the Route's status (ConditionClusterLocalAddressReady).
 	client servingclientset.Interface
 
-	ingressLister   networkinglisters.IngressLister
-	serviceLister   corev1listers.ServiceLister
-	endpointsLister corev1listers.EndpointsLister
-	sliceLister     discoveryv1listers.EndpointSliceLister
+	ingressLister networkinglisters.IngressLister
 	// sliceIndexer is the slice informer's store, indexed by sliceIndex.
 	sliceIndexer cache.Indexer
 	// serviceIndexer and endpointsIndexer are those informers' stores,

@@ -382,11 +382,13 @@ func factory() Factory {
 			}
 		}
 		r := &Reconciler{
-			kubeclient:       fakekubeclient.Get(ctx),
+			kinds: kinds{
+				kubeclient:      fakekubeclient.Get(ctx),
+				serviceLister:   listers.GetK8sServiceLister(),
+				endpointsLister: listers.GetEndpointsLister(),
+				sliceLister:     endpointSliceLister(listers),
+			},
 			ingressLister:    listers.GetIngressLister(),
-			serviceLister:    listers.GetK8sServiceLister(),
-			endpointsLister:  listers.GetEndpointsLister(),
-			sliceLister:      endpointSliceLister(listers),
 			sliceIndexer:     slices,
 			serviceIndexer:   services,
 			endpointsIndexer: endpoints,
