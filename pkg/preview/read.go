@@ -30,9 +30,11 @@ import (
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/pager"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	netclient "knative.dev/networking/pkg/client/clientset/versioned"
@@ -118,12 +120,12 @@ type cluster struct {
 
 func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
 	out := &cluster{ingresses: map[string]*netv1alpha1.Ingress{}}
-	rl, err := c.Serving.ServingV1().Routes(s.ns()).List(ctx, metav1.ListOptions{})
+	var err error
+	out.routes, err = list[v1.Route](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return c.Serving.ServingV1().Routes(s.ns()).List(ctx, opts)
+	})
 	if err != nil {
 		return nil, c.explain(err, "list Routes")
-	}
-	for i := range rl.Items {
-		out.routes = append(out.routes, &rl.Items[i])
 	}
 	sort.Slice(out.routes, func(i, j int) bool {
 		a, b := out.routes[i], out.routes[j]
@@ -149,47 +151,66 @@ func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
 	}
 	out.routeCfg = &routecfg.Config{Domain: domain, Network: network}
 
-	il, err := c.Net.NetworkingV1alpha1().Ingresses(s.ns()).List(ctx, metav1.ListOptions{})
+	ings, err := list[netv1alpha1.Ingress](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return c.Net.NetworkingV1alpha1().Ingresses(s.ns()).List(ctx, opts)
+	})
 	if err != nil {
 		return nil, c.explain(err, "list Ingresses")
 	}
-	for i := range il.Items {
-		ing := &il.Items[i]
+	for _, ing := range ings {
 		out.ingresses[ing.Namespace+"/"+ing.Name] = ing
 	}
 	// All Services: DomainInternal names gateway Services in other namespaces.
-	sl, err := c.Kube.CoreV1().Services(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
+	out.services, err = list[corev1.Service](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return c.Kube.CoreV1().Services(metav1.NamespaceAll).List(ctx, opts)
+	})
 	if err != nil {
 		return nil, c.explain(err, "list Services")
 	}
 	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-	for i := range sl.Items {
-		out.services = append(out.services, &sl.Items[i])
-		_ = idx.Add(&sl.Items[i])
+	for _, svc := range out.services {
+		_ = idx.Add(svc)
 	}
 	out.lister = corev1listers.NewServiceLister(idx)
-	el, err := c.Kube.CoreV1().Endpoints(s.ns()).List(ctx, metav1.ListOptions{})
+	out.endpoints, err = list[corev1.Endpoints](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return c.Kube.CoreV1().Endpoints(s.ns()).List(ctx, opts)
+	})
 	if err != nil {
 		return nil, c.explain(err, "list Endpoints")
 	}
-	for i := range el.Items {
-		out.endpoints = append(out.endpoints, &el.Items[i])
-	}
-	esl, err := c.Kube.DiscoveryV1().EndpointSlices(s.ns()).List(ctx, metav1.ListOptions{
-		// Ours, and those mirrored from Endpoints, as the reconciler reads.
+	// Ours, and those mirrored from Endpoints, as the reconciler reads.
+	endpointSlices, err := list[discoveryv1.EndpointSlice](ctx, metav1.ListOptions{
 		LabelSelector: discoveryv1.LabelManagedBy + " in (" + names.ManagedBy + "," + names.MirroredBy + ")",
+	}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return c.Kube.DiscoveryV1().EndpointSlices(s.ns()).List(ctx, opts)
 	})
 	if err != nil {
 		return nil, c.explain(err, "list EndpointSlices")
 	}
-	for i := range esl.Items {
-		if esl.Items[i].Labels[discoveryv1.LabelManagedBy] == names.MirroredBy {
-			out.mirrored = append(out.mirrored, &esl.Items[i])
+	for _, es := range endpointSlices {
+		if es.Labels[discoveryv1.LabelManagedBy] == names.MirroredBy {
+			out.mirrored = append(out.mirrored, es)
 		} else {
-			out.slices = append(out.slices, &esl.Items[i])
+			out.slices = append(out.slices, es)
 		}
 	}
 	return out, nil
+}
+
+// list reads every object that fn lists, a page at a time (client-go's
+// pager, as kubectl reads), so that a cluster of many objects is not
+// one response.
+func list[T any](ctx context.Context, opts metav1.ListOptions, fn pager.ListPageFunc) ([]*T, error) {
+	var out []*T
+	err := pager.New(fn).EachListItem(ctx, opts, func(o runtime.Object) error {
+		t, ok := any(o).(*T)
+		if !ok {
+			return fmt.Errorf("listed a %T, want a %T", o, t)
+		}
+		out = append(out, t)
+		return nil
+	})
+	return out, err
 }
 
 // actualFor is what exists for r, as the reconciler gathers it.

@@ -36,6 +36,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/ptr"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
@@ -70,18 +71,16 @@ func eventually(t *testing.T, what string, cond func() error) {
 func eventuallyWithin(t *testing.T, timeout time.Duration, what string, cond func() error) {
 	t.Helper()
 	start := time.Now()
-	deadline := start.Add(timeout)
 	var err error
-	for time.Now().Before(deadline) {
-		if err = cond(); err == nil {
-			if d := time.Since(start); d > 2*time.Second {
-				t.Logf("waited %v for %s", d.Round(100*time.Millisecond), what)
-			}
-			return
-		}
-		time.Sleep(interval)
+	if wait.PollUntilContextTimeout(bg(), interval, timeout, true, func(context.Context) (bool, error) {
+		err = cond()
+		return err == nil, nil
+	}) != nil {
+		t.Fatalf("timed out after %v waiting for %s: %v", timeout, what, err)
 	}
-	t.Fatalf("timed out after %v waiting for %s: %v", timeout, what, err)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Logf("waited %v for %s", d.Round(100*time.Millisecond), what)
+	}
 }
 
 // skipOrFail skips the test, but fails it under CI=true: CI runs as root
