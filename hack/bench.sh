@@ -17,6 +17,8 @@
 # Side-by-side performance of route-address against upstream on the local
 # control plane. Prints one markdown table (docs/benchmarks.md has the
 # results). Usage: hack/bench.sh [-n N] [-unrelated U] [-qps Q -burst B]
+# [-rows ROW,…] [-dir DIR] (-dir keeps each column's control plane: a later
+# run with the same -dir and -n measures the chosen rows on its Routes)
 # (defaults 1000, 10000, and the client limits sharedmain gives serving's
 # binary: 5 and 10 per controller; -qps 200 -burst 400 gives the old runs)
 # and test/cmd/bench's other flags, plus three that add controller binaries

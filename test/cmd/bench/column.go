@@ -23,6 +23,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -61,7 +62,8 @@ func runColumn(dir, ctrlBin string, mode netcfg.RouteAddressMode, n, unrelated i
 	}
 	defer func() { cluster.Stop(b.ctrl) }()
 	for _, name := range append([]string{gwNS, "noise", "floor"}, b.nss...) {
-		if _, err := b.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
+		_, err := b.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+		if err != nil && !apierrs.IsAlreadyExists(err) {
 			return nil, err
 		}
 	}
@@ -70,54 +72,106 @@ func runColumn(dir, ctrlBin string, mode netcfg.RouteAddressMode, n, unrelated i
 	}
 	r := &result{}
 	time.Sleep(2 * time.Second) // the controller's informers are up
-	if r.rssEmpty, err = b.peakRSS(); err != nil {
+	existing, err := b.countRoutes(ctx)
+	if err != nil {
 		return nil, err
+	}
+	switch {
+	case existing == 0:
+		if r.rssEmpty, err = b.peakRSS(); err != nil {
+			return nil, err
+		}
+		if err := b.create(mode, r); err != nil {
+			return nil, err
+		}
+	case existing != n:
+		return nil, fmt.Errorf("%s holds %d Routes, want none or -n %d", dir, existing, n)
+	case rows[rowCreate]:
+		return nil, fmt.Errorf("-rows %s needs a -dir without Routes; %s holds %d", rowCreate, dir, existing)
+	default:
+		log.Printf("reusing the %d Routes in %s", n, dir)
+		if err := b.waitShape(mode, gwIP); err != nil {
+			return nil, err
+		}
 	}
 
-	// Creation.
+	if rows[rowSteady] {
+		// Steady state: a forced resync of every reconciler.
+		start := time.Now()
+		if err := b.restart(); err != nil {
+			return nil, err
+		}
+		time.Sleep(resyncWait(n))
+		// At serving's client limits upstream's resync can outlast the
+		// fixed wait: count until it is over.
+		if err := b.quiet(); err != nil {
+			return nil, err
+		}
+		r.resyncW = b.writes(start)
+		log.Printf("forced resync: %d writes", r.resyncW)
+	}
+	if rows[rowResync] {
+		if err := b.measureResyncs(ctrlBin, mode, r); err != nil {
+			return nil, err
+		}
+	}
+	if mode.Managed() && rows[rowSwitch] {
+		if err := b.switchBack(mode, r); err != nil {
+			return nil, err
+		}
+	}
+	if mode.Managed() && rows[rowFollow] {
+		if err := b.follow(mode, r); err != nil {
+			return nil, err
+		}
+	}
+	if rows[rowMemory] {
+		if err := b.memory(n, unrelated, r); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// create creates the Routes, timed until every name has mode's shape, and
+// times the floor of that many writes.
+func (b *bench) create(mode netcfg.RouteAddressMode, r *result) error {
 	start := time.Now()
 	if err := b.createRoutes(); err != nil {
-		return nil, err
+		return err
 	}
 	if err := b.waitShape(mode, gwIP); err != nil {
-		return nil, err
+		return err
 	}
 	r.create = time.Since(start)
 	time.Sleep(2 * time.Second)
 	r.createW, r.createAll = b.writes(start), b.allWrites(start)
 	log.Printf("created and shaped in %v with %d writes (%d to Services, Endpoints, EndpointSlices)", r.create, r.createAll, r.createW)
+	if !rows[rowCreate] {
+		return nil
+	}
+	var err error
 	if r.floorCreate, err = b.floor(r.createAll); err != nil {
-		return nil, err
+		return err
 	}
-	if r.floorFree, err = b.floorUnthrottled(2000); err != nil {
-		return nil, err
-	}
+	r.floorFree, err = b.floorUnthrottled(2000)
+	return err
+}
 
-	// Steady state: a forced resync of every reconciler.
-	start = time.Now()
-	if err := b.restart(); err != nil {
-		return nil, err
-	}
-	time.Sleep(resyncWait(n))
-	// At serving's client limits upstream's resync can outlast the fixed
-	// wait: count until it is over.
-	if err := b.quiet(); err != nil {
-		return nil, err
-	}
-	r.resyncW = b.writes(start)
-	log.Printf("forced resync: %d writes", r.resyncW)
-
-	rows, err := b.resyncRows("")
+// measureResyncs measures the resync rows, with the shipped binary and each -alt.
+func (b *bench) measureResyncs(ctrlBin string, mode netcfg.RouteAddressMode, r *result) error {
+	n := b.n
+	rs, err := b.resyncRows("")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	r.rows = rows
+	r.rows = rs
 	time.Sleep(resyncWait(n))
 	// A change of a key nothing parses: the route reconciler resyncs,
 	// routeaddress does not.
 	unread, err := b.resyncCPU(b.unreadChange, "unread")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r.unreadCPU, r.unreadW, r.unreadTime = unread.cpu, unread.w, unread.dur
 	log.Printf("unread-key change: %v, %d writes, CPU %+v", r.unreadTime, r.unreadW, r.unreadCPU)
@@ -129,105 +183,103 @@ func runColumn(dir, ctrlBin string, mode netcfg.RouteAddressMode, n, unrelated i
 		}
 		b.ctrlBin = a.bin
 		if err := b.restart(); err != nil {
-			return nil, err
+			return err
 		}
 		time.Sleep(resyncWait(n))
 		ar, err := b.resyncRows(a.name)
 		if err != nil {
-			return nil, fmt.Errorf("-alt %s: %w", a.name, err)
+			return fmt.Errorf("-alt %s: %w", a.name, err)
 		}
 		r.alts = append(r.alts, ar)
 		b.ctrlBin = ctrlBin
 		altRan = true
 	}
-
-	if resyncOnly {
-		if r.rssBase, err = b.peakRSSAfterRestart(n); err != nil {
-			return nil, err
-		}
-		r.rssNoise = r.rssBase
-		return r, nil
-	}
 	if altRan {
-		// The rows below are the shipped binary's.
+		// The rows after these are the shipped binary's.
 		if err := b.restart(); err != nil {
-			return nil, err
+			return err
 		}
 		time.Sleep(resyncWait(n))
 	}
+	return nil
+}
 
-	if mode.Managed() {
-		// Back to ExternalName, and here again.
-		start = time.Now()
-		if err := b.setMode(netcfg.RouteAddressModeExternalName); err != nil {
-			return nil, err
-		}
-		if err := b.waitShape(netcfg.RouteAddressModeExternalName, gwIP); err != nil {
-			return nil, err
-		}
-		r.toExtName = time.Since(start)
-		time.Sleep(time.Second)
-		r.toW = b.allWrites(start)
-		if r.floorTo, err = b.floor(r.toW); err != nil {
-			return nil, err
-		}
-		start = time.Now()
-		if err := b.setMode(mode); err != nil {
-			return nil, err
-		}
-		if err := b.waitShape(mode, gwIP); err != nil {
-			return nil, err
-		}
-		r.fromExtName = time.Since(start)
-		time.Sleep(time.Second)
-		r.fromW = b.allWrites(start)
-		log.Printf("→ ExternalName %v, → %s %v", r.toExtName, mode, r.fromExtName)
-		if r.floorFrom, err = b.floor(r.fromW); err != nil {
-			return nil, err
-		}
-
-		// The gateway gets a new ClusterIP.
-		if r.follow, r.followW, err = b.moveGateway(mode, gwIP2); err != nil {
-			return nil, err
-		}
-		log.Printf("followed the new gateway ClusterIP in %v", r.follow)
-		if r.floorFollow, err = b.floor(r.followW); err != nil {
-			return nil, err
-		}
-
-		// The gateway's ClusterIP changes back right after a global
-		// resync began.
-		if err := b.quiet(); err != nil {
-			return nil, err
-		}
-		if err := b.globalResync(); err != nil {
-			return nil, err
-		}
-		time.Sleep(100 * time.Millisecond) // the ConfigMap event reaches the controller
-		if r.followResync, r.followResyncW, err = b.moveGateway(mode, gwIP); err != nil {
-			return nil, err
-		}
-		log.Printf("followed a new gateway ClusterIP during a resync in %v (%d writes)", r.followResync, r.followResyncW)
-		if err := b.quiet(); err != nil {
-			return nil, err
-		}
+// switchBack switches the mode to ExternalName and back to mode, each
+// timed until every name has its shape, with their floors.
+func (b *bench) switchBack(mode netcfg.RouteAddressMode, r *result) error {
+	start := time.Now()
+	if err := b.setMode(netcfg.RouteAddressModeExternalName); err != nil {
+		return err
 	}
+	if err := b.waitShape(netcfg.RouteAddressModeExternalName, gwIP); err != nil {
+		return err
+	}
+	r.toExtName = time.Since(start)
+	time.Sleep(time.Second)
+	r.toW = b.allWrites(start)
+	var err error
+	if r.floorTo, err = b.floor(r.toW); err != nil {
+		return err
+	}
+	start = time.Now()
+	if err := b.setMode(mode); err != nil {
+		return err
+	}
+	if err := b.waitShape(mode, gwIP); err != nil {
+		return err
+	}
+	r.fromExtName = time.Since(start)
+	time.Sleep(time.Second)
+	r.fromW = b.allWrites(start)
+	log.Printf("→ ExternalName %v, → %s %v", r.toExtName, mode, r.fromExtName)
+	r.floorFrom, err = b.floor(r.fromW)
+	return err
+}
 
-	// Memory: peak RSS after a restart, without and with unrelated slices.
+// follow moves the gateway to a new ClusterIP and times every Route
+// following it, with its floor; then moves it back right after a global
+// resync began.
+func (b *bench) follow(mode netcfg.RouteAddressMode, r *result) error {
+	var err error
+	if r.follow, r.followW, err = b.moveGateway(mode, gwIP2); err != nil {
+		return err
+	}
+	log.Printf("followed the new gateway ClusterIP in %v", r.follow)
+	if r.floorFollow, err = b.floor(r.followW); err != nil {
+		return err
+	}
+	if err := b.quiet(); err != nil {
+		return err
+	}
+	if err := b.globalResync(); err != nil {
+		return err
+	}
+	time.Sleep(100 * time.Millisecond) // the ConfigMap event reaches the controller
+	if r.followResync, r.followResyncW, err = b.moveGateway(mode, gwIP); err != nil {
+		return err
+	}
+	log.Printf("followed a new gateway ClusterIP during a resync in %v (%d writes)", r.followResync, r.followResyncW)
+	return b.quiet()
+}
+
+// memory reads the controller's peak RSS after a restart, without and with
+// unrelated slices (made once per -dir).
+func (b *bench) memory(n, unrelated int, r *result) error {
+	var err error
 	if r.rssBase, err = b.peakRSSAfterRestart(n); err != nil {
-		return nil, err
+		return err
 	}
 	r.rssNoise = r.rssBase
 	if unrelated > 0 {
 		if err := b.unrelatedSlices(unrelated); err != nil {
-			return nil, err
+			return err
 		}
 		if r.rssNoise, err = b.peakRSSAfterRestart(n); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	log.Printf("peak RSS %d MiB, with %d unrelated slices %d MiB", r.rssBase>>10, unrelated, r.rssNoise>>10)
-	return r, nil
+	return nil
 }
 
 func resyncWait(n int) time.Duration {

@@ -28,6 +28,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -125,6 +126,10 @@ func (b *bench) unrelatedSlices(u int) error {
 			AddressType: discoveryv1.AddressTypeIPv4,
 			Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{fmt.Sprintf("198.18.%d.%d", 10+i/250, 1+i%250)}}},
 		}, metav1.CreateOptions{})
+		if apierrs.IsAlreadyExists(err) {
+			// Made by an earlier run on this -dir.
+			return nil
+		}
 		return err
 	})
 }

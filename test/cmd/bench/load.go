@@ -117,6 +117,20 @@ func (b *bench) createRoutes() error {
 	return nil
 }
 
+// countRoutes counts the Routes in the bench's namespaces: those an
+// earlier run with the same -dir created.
+func (b *bench) countRoutes(ctx context.Context) (int, error) {
+	n := 0
+	for _, ns := range b.nss {
+		l, err := b.serving.ServingV1().Routes(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return 0, err
+		}
+		n += len(l.Items)
+	}
+	return n, nil
+}
+
 // createRoute creates a ready Revision and a Route to it with one tag.
 func (b *bench) createRoute(namespace, name string) error {
 	ctx := context.Background()

@@ -20,7 +20,11 @@ limitations under the License.
 // apiserver's floor (the time a tight client loop takes to make the same
 // number of writes with the controller's client limits).
 //
-//	bench -controller BIN [-n 1000] [-unrelated 10000] [-dir DIR]
+//	bench -controller BIN [-n 1000] [-unrelated 10000] [-rows ROW,…] [-dir DIR]
+//
+// With -dir, each column's local control plane keeps its data there, and a
+// later run with the same -dir and -n measures on the Routes an earlier one
+// created (every row but create): create once, measure many.
 package main
 
 import (
@@ -194,7 +198,8 @@ func main() {
 	ctrlBin := flag.String("controller", "", "controller binary (test/cmd/controller)")
 	n := flag.Int("n", 1000, "Routes, each with one tag")
 	unrelated := flag.Int("unrelated", 10000, "unrelated EndpointSlices for the memory row")
-	dir := flag.String("dir", "", "work directory (default: a temporary one)")
+	dir := flag.String("dir", "", "work directory, kept: a later run with the same -dir and -n reuses its Routes (default: a temporary one, removed)")
+	rowList := flag.String("rows", strings.Join(allRows, ","), "the rows to measure, in this order: "+strings.Join(allRows, ",")+" (create needs a -dir without Routes)")
 	// sharedmain gives the client QPS 5 and burst 10 per controller when
 	// nothing is set: what serving's binary with route-address runs with.
 	ctors := len(controllers.Constructors())
@@ -204,12 +209,15 @@ func main() {
 	modeList := flag.String("modes", "ExternalName,EndpointSlices,EndpointsAndSlices", "the columns: route-address-mode values, comma-separated")
 	profiles := flag.String("profiles", "", "write CPU profiles of the controller over each measured global resync here (pprof files and `go tool pprof -top -cum` text)")
 	altList := flag.String("alt", "", "more controller binaries, NAME[@MODE]=BIN,…: the resync rows again with each, in each column (or MODE's only), e.g. one built with a patched knative.dev/pkg, or serving's stock controller @ExternalName")
-	flag.BoolVar(&resyncOnly, "resync-only", false, "measure creation and the resync rows only (no mode switch, gateway move or unrelated slices)")
 	flag.IntVar(&samples, "samples", 1, "measure the resync rows (a global resync; a new Route idle and during a resync) this many times and print medians and ranges")
 	flag.IntVar(&floorCap, "floor-cap", 0, "time at most this many writes of each floor and scale the time up linearly (0: all; at a client QPS limit the floor is linear in its writes)")
 	flag.Parse()
 	if samples < 1 {
 		log.Fatalf("-samples %d: want 1 or more", samples)
+	}
+	var err error
+	if rows, err = parseRows(*rowList); err != nil {
+		log.Fatal(err)
 	}
 	limits = clientLimits{qps: *qps, burst: *burst, ctors: ctors}
 	if *ctrlBin == "" {
@@ -279,8 +287,9 @@ type alt struct {
 }
 
 var (
-	alts       []alt
-	resyncOnly bool
+	alts []alt
+	// rows is -rows: the rows to measure.
+	rows rowSet
 	// samples is -samples: how many times resyncRows measures.
 	samples int
 )

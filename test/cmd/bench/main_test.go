@@ -69,3 +69,16 @@ func TestCells(t *testing.T) {
 		t.Errorf("allocCell without totals = %q, want %q", got, want)
 	}
 }
+
+func TestParseRows(t *testing.T) {
+	rows, err := parseRows("steady, memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rows[rowSteady] || !rows[rowMemory] || len(rows) != 2 {
+		t.Errorf("parseRows(steady, memory) = %v", rows)
+	}
+	if _, err := parseRows("steady,memroy"); err == nil {
+		t.Error(`parseRows("steady,memroy") = nil error, want one naming the rows`)
+	}
+}

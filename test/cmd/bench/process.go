@@ -265,8 +265,20 @@ func (b *bench) moveGateway(mode netcfg.RouteAddressMode, ip string) (time.Durat
 	return d, b.allWrites(start), nil
 }
 
+// gateway creates the gateway Service with ClusterIP ip; one an earlier
+// run on this -dir left with another ClusterIP (stopped between two
+// moves) is made again.
 func (b *bench) gateway(ip string) error {
-	_, err := b.kube.CoreV1().Services(gwNS).Create(context.Background(), &corev1.Service{
+	ctx := context.Background()
+	if svc, err := b.kube.CoreV1().Services(gwNS).Get(ctx, "gateway", metav1.GetOptions{}); err == nil {
+		if svc.Spec.ClusterIP == ip {
+			return nil
+		}
+		if err := b.kube.CoreV1().Services(gwNS).Delete(ctx, "gateway", metav1.DeleteOptions{}); err != nil {
+			return err
+		}
+	}
+	_, err := b.kube.CoreV1().Services(gwNS).Create(ctx, &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: gwNS, Name: "gateway"},
 		Spec: corev1.ServiceSpec{
 			ClusterIP: ip,

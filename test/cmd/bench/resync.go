@@ -42,7 +42,8 @@ import (
 func (b *bench) lateRoute(name string, mode netcfg.RouteAddressMode, ip string) (time.Duration, error) {
 	ctx := context.Background()
 	b.late++
-	name = fmt.Sprintf("%s-%d", name, b.late)
+	// Unique across runs on one -dir: the late Routes stay.
+	name = fmt.Sprintf("%s-%d-%d", name, time.Now().Unix()%100000, b.late)
 	lns := "late-" + name
 	start := time.Now()
 	if _, err := b.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: lns}}, metav1.CreateOptions{}); err != nil {

@@ -60,85 +60,116 @@ func printTable(modes []netcfg.RouteAddressMode, rs map[netcfg.RouteAddressMode]
 		fmt.Printf("Floors of more than %d writes are timed on %d and scaled linearly.\n\n", floorCap, floorCap)
 	}
 	fmt.Printf("%s\n%s\n", header, rule)
-	fmt.Printf("| time until every Route's Services have their final shape after creation | %s |\n", col(func(r *result, _ netcfg.RouteAddressMode) string { return ratio(r.create, r.createAll, r.floorCreate) }))
-	fmt.Printf("| API writes to Services/Endpoints/EndpointSlices during that (audit log) | %s |\n", col(func(r *result, _ netcfg.RouteAddressMode) string { return fmt.Sprint(r.createW) }))
-	fmt.Printf("| API writes per Route during one forced global resync in steady state | %s |\n", col(func(r *result, _ netcfg.RouteAddressMode) string {
-		return fmt.Sprintf("%.2f", float64(r.resyncW)/float64(n))
-	}))
-	fmt.Printf("| a new Route: time until its names have their final shape, on an idle controller → right after a global resync began (a config-network change; the resync's writes meanwhile) | %s |\n",
-		col(func(r *result, _ netcfg.RouteAddressMode) string { return lateCell(r.rows) }))
-	fmt.Printf("| the control: a new Route on an idle controller while a busy loop runs on every core (no work queued ahead of it) | %s |\n",
-		col(func(r *result, _ netcfg.RouteAddressMode) string { return busyCell(r.rows) }))
-	fmt.Printf("| one global resync (a config-network change): from the change until the controller's CPU has been idle 2 s and no write seen for 3 s (the bench's 1 s sleep and those waits included) | %s |\n",
-		col(func(r *result, _ netcfg.RouteAddressMode) string { return durCell(r.rows) }))
-	fmt.Printf("| CPU seconds over that whole resync (idle rate subtracted): controller / kube-apiserver / etcd (the resync's writes) | %s |\n",
-		col(func(r *result, _ netcfg.RouteAddressMode) string { return cpuCell(r.rows) }))
-	fmt.Printf("| allocated by the controller over that resync, per Route; its garbage collections | %s |\n",
-		col(func(r *result, _ netcfg.RouteAddressMode) string { return allocCell(r.rows, n) }))
-	fmt.Printf("| a change of a config-network key nothing parses (`bench-unread`): duration; CPU seconds controller / kube-apiserver / etcd (writes) | %s |\n",
-		col(func(r *result, _ netcfg.RouteAddressMode) string {
-			c := r.unreadCPU
-			return fmt.Sprintf("%.1f s; %.2f / %.2f / %.2f (%d writes)", r.unreadTime.Seconds(), c.ctrl.Seconds(), c.api.Seconds(), c.etcd.Seconds(), r.unreadW)
+	if rows[rowCreate] {
+		fmt.Printf("| time until every Route's Services have their final shape after creation | %s |\n", col(func(r *result, _ netcfg.RouteAddressMode) string { return ratio(r.create, r.createAll, r.floorCreate) }))
+	}
+	if rows[rowCreate] {
+		fmt.Printf("| API writes to Services/Endpoints/EndpointSlices during that (audit log) | %s |\n", col(func(r *result, _ netcfg.RouteAddressMode) string { return fmt.Sprint(r.createW) }))
+	}
+	if rows[rowSteady] {
+		fmt.Printf("| API writes per Route during one forced global resync in steady state | %s |\n", col(func(r *result, _ netcfg.RouteAddressMode) string {
+			return fmt.Sprintf("%.2f", float64(r.resyncW)/float64(n))
 		}))
-	for i, a := range alts {
-		alt := func(f func(altResult) string) func(*result, netcfg.RouteAddressMode) string {
-			return func(r *result, _ netcfg.RouteAddressMode) string {
-				if x := r.alts[i]; x.name != "" {
-					return f(x)
+	}
+	if rows[rowResync] {
+		fmt.Printf("| a new Route: time until its names have their final shape, on an idle controller → right after a global resync began (a config-network change; the resync's writes meanwhile) | %s |\n",
+			col(func(r *result, _ netcfg.RouteAddressMode) string { return lateCell(r.rows) }))
+	}
+	if rows[rowResync] {
+		fmt.Printf("| the control: a new Route on an idle controller while a busy loop runs on every core (no work queued ahead of it) | %s |\n",
+			col(func(r *result, _ netcfg.RouteAddressMode) string { return busyCell(r.rows) }))
+	}
+	if rows[rowResync] {
+		fmt.Printf("| one global resync (a config-network change): from the change until the controller's CPU has been idle 2 s and no write seen for 3 s (the bench's 1 s sleep and those waits included) | %s |\n",
+			col(func(r *result, _ netcfg.RouteAddressMode) string { return durCell(r.rows) }))
+	}
+	if rows[rowResync] {
+		fmt.Printf("| CPU seconds over that whole resync (idle rate subtracted): controller / kube-apiserver / etcd (the resync's writes) | %s |\n",
+			col(func(r *result, _ netcfg.RouteAddressMode) string { return cpuCell(r.rows) }))
+	}
+	if rows[rowResync] {
+		fmt.Printf("| allocated by the controller over that resync, per Route; its garbage collections | %s |\n",
+			col(func(r *result, _ netcfg.RouteAddressMode) string { return allocCell(r.rows, n) }))
+	}
+	if rows[rowResync] {
+		fmt.Printf("| a change of a config-network key nothing parses (`bench-unread`): duration; CPU seconds controller / kube-apiserver / etcd (writes) | %s |\n",
+			col(func(r *result, _ netcfg.RouteAddressMode) string {
+				c := r.unreadCPU
+				return fmt.Sprintf("%.1f s; %.2f / %.2f / %.2f (%d writes)", r.unreadTime.Seconds(), c.ctrl.Seconds(), c.api.Seconds(), c.etcd.Seconds(), r.unreadW)
+			}))
+	}
+	if rows[rowResync] {
+		for i, a := range alts {
+			alt := func(f func(altResult) string) func(*result, netcfg.RouteAddressMode) string {
+				return func(r *result, _ netcfg.RouteAddressMode) string {
+					if x := r.alts[i]; x.name != "" {
+						return f(x)
+					}
+					return "n/a"
 				}
+			}
+			fmt.Printf("| with `%s`: a new Route, idle → right after a global resync began (writes meanwhile) | %s |\n", a.name, col(alt(lateCell)))
+			fmt.Printf("| with `%s`: the control, a new Route on an idle controller with every core busy | %s |\n", a.name, col(alt(busyCell)))
+			fmt.Printf("| with `%s`: one global resync's duration; CPU seconds controller / kube-apiserver / etcd (writes); allocated per Route, GCs | %s |\n", a.name,
+				col(alt(func(x altResult) string { return durCell(x) + "; " + cpuCell(x) + "; " + allocCell(x, n) })))
+		}
+	}
+	if rows[rowSwitch] {
+		fmt.Printf("| time to converge after switching the mode from `ExternalName` (and back) | %s |\n", col(func(r *result, m netcfg.RouteAddressMode) string {
+			if !m.Managed() {
 				return "n/a"
 			}
-		}
-		fmt.Printf("| with `%s`: a new Route, idle → right after a global resync began (writes meanwhile) | %s |\n", a.name, col(alt(lateCell)))
-		fmt.Printf("| with `%s`: the control, a new Route on an idle controller with every core busy | %s |\n", a.name, col(alt(busyCell)))
-		fmt.Printf("| with `%s`: one global resync's duration; CPU seconds controller / kube-apiserver / etcd (writes); allocated per Route, GCs | %s |\n", a.name,
-			col(alt(func(x altResult) string { return durCell(x) + "; " + cpuCell(x) + "; " + allocCell(x, n) })))
+			return ratio(r.fromExtName, r.fromW, r.floorFrom) + "; back: " + ratio(r.toExtName, r.toW, r.floorTo)
+		}))
 	}
-	if resyncOnly {
+	if rows[rowFollow] {
+		fmt.Printf("| time until every Route follows a new ClusterIP of the gateway Service | %s |\n", col(func(r *result, m netcfg.RouteAddressMode) string {
+			if !m.Managed() {
+				return "n/a"
+			}
+			return ratio(r.follow, r.followW, r.floorFollow)
+		}))
+	}
+	if rows[rowFollow] {
+		fmt.Printf("| every Route follows a new gateway ClusterIP: idle → made right after a global resync began (writes meanwhile) | %s |\n", col(func(r *result, m netcfg.RouteAddressMode) string {
+			if !m.Managed() {
+				return "n/a (a CNAME: nothing to write)"
+			}
+			return fmt.Sprintf("%.1f s → %.1f s (%.2f×, %d writes)", r.follow.Seconds(), r.followResync.Seconds(), r.followResync.Seconds()/r.follow.Seconds(), r.followResyncW)
+		}))
+	}
+	if rows[rowMemory] {
 		fmt.Printf("| controller peak RSS (VmHWM): no Route → %d Routes, KiB per Route | %s |\n", n,
 			col(func(r *result, _ netcfg.RouteAddressMode) string {
+				if r.rssEmpty == 0 {
+					// Routes reused from an earlier run: no RSS without them.
+					return fmt.Sprintf("n/a → %d MiB (Routes reused: run with a fresh -dir)", r.rssBase>>10)
+				}
 				return fmt.Sprintf("%d → %d MiB, %.1f KiB", r.rssEmpty>>10, r.rssBase>>10, float64(r.rssBase-r.rssEmpty)/float64(n))
 			}))
-		return
 	}
-	fmt.Printf("| time to converge after switching the mode from `ExternalName` (and back) | %s |\n", col(func(r *result, m netcfg.RouteAddressMode) string {
-		if !m.Managed() {
-			return "n/a"
-		}
-		return ratio(r.fromExtName, r.fromW, r.floorFrom) + "; back: " + ratio(r.toExtName, r.toW, r.floorTo)
-	}))
-	fmt.Printf("| time until every Route follows a new ClusterIP of the gateway Service | %s |\n", col(func(r *result, m netcfg.RouteAddressMode) string {
-		if !m.Managed() {
-			return "n/a"
-		}
-		return ratio(r.follow, r.followW, r.floorFollow)
-	}))
-	fmt.Printf("| every Route follows a new gateway ClusterIP: idle → made right after a global resync began (writes meanwhile) | %s |\n", col(func(r *result, m netcfg.RouteAddressMode) string {
-		if !m.Managed() {
-			return "n/a (a CNAME: nothing to write)"
-		}
-		return fmt.Sprintf("%.1f s → %.1f s (%.2f×, %d writes)", r.follow.Seconds(), r.followResync.Seconds(), r.followResync.Seconds()/r.follow.Seconds(), r.followResyncW)
-	}))
-	fmt.Printf("| controller peak RSS (VmHWM): no Route → %d Routes, KiB per Route | %s |\n", n,
-		col(func(r *result, _ netcfg.RouteAddressMode) string {
-			return fmt.Sprintf("%d → %d MiB, %.1f KiB", r.rssEmpty>>10, r.rssBase>>10, float64(r.rssBase-r.rssEmpty)/float64(n))
-		}))
-	fmt.Printf("| controller peak RSS (VmHWM) after a resync, without → with %d unrelated EndpointSlices | %s |\n", unrelated,
-		col(func(r *result, _ netcfg.RouteAddressMode) string {
-			return fmt.Sprintf("%d → %d MiB", r.rssBase>>10, r.rssNoise>>10)
-		}))
-	fmt.Printf("| floor: ms per write from a tight client loop (the controller's limits), measured after creation / switch / back / follow | %s |\n",
-		col(func(r *result, m netcfg.RouteAddressMode) string {
-			if !m.Managed() {
-				return perWrite(r.floorCreate, r.createAll)
-			}
-			return perWrite(r.floorCreate, r.createAll) + " / " + perWrite(r.floorFrom, r.fromW) + " / " +
-				perWrite(r.floorTo, r.toW) + " / " + perWrite(r.floorFollow, r.followW)
-		}))
-	fmt.Printf("| floor without a client limit: ms per write from 8 parallel unthrottled clients (2000 creates) | %s |\n",
-		col(func(r *result, _ netcfg.RouteAddressMode) string {
-			return fmt.Sprintf("%.2f", float64(r.floorFree.Microseconds())/1000)
-		}))
+	if rows[rowMemory] {
+		fmt.Printf("| controller peak RSS (VmHWM) after a resync, without → with %d unrelated EndpointSlices | %s |\n", unrelated,
+			col(func(r *result, _ netcfg.RouteAddressMode) string {
+				return fmt.Sprintf("%d → %d MiB", r.rssBase>>10, r.rssNoise>>10)
+			}))
+	}
+	if rows[rowCreate] || rows[rowSwitch] || rows[rowFollow] {
+		fmt.Printf("| floor: ms per write from a tight client loop (the controller's limits), measured after creation / switch / back / follow | %s |\n",
+			col(func(r *result, m netcfg.RouteAddressMode) string {
+				if !m.Managed() {
+					return perWrite(r.floorCreate, r.createAll)
+				}
+				return perWrite(r.floorCreate, r.createAll) + " / " + perWrite(r.floorFrom, r.fromW) + " / " +
+					perWrite(r.floorTo, r.toW) + " / " + perWrite(r.floorFollow, r.followW)
+			}))
+	}
+	if rows[rowCreate] {
+		fmt.Printf("| floor without a client limit: ms per write from 8 parallel unthrottled clients (2000 creates) | %s |\n",
+			col(func(r *result, _ netcfg.RouteAddressMode) string {
+				return fmt.Sprintf("%.2f", float64(r.floorFree.Microseconds())/1000)
+			}))
+	}
 }
 
 // median returns the median of xs (the lower middle one of an even
