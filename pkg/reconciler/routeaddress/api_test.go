@@ -17,15 +17,21 @@ limitations under the License.
 package routeaddress
 
 import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
+	clientgotesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
@@ -71,5 +77,61 @@ func TestCachedVersion(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s %s = %+v, want %+v", tc.kind, tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestDo sends each verb of each kind through its client: a Create as a
+// server-side dry run when asked (the fake clientset creates it all the
+// same), a Delete preconditioned on the UID and done when the object is
+// already gone; get reads it back.
+func TestDo(t *testing.T) {
+	ctx := context.Background()
+	kube := kubefake.NewSimpleClientset()
+	empty := func() cache.Indexer {
+		return cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	}
+	c := kinds{
+		kubeclient:      kube,
+		serviceLister:   corev1listers.NewServiceLister(empty()),
+		endpointsLister: corev1listers.NewEndpointsLister(empty()),
+		sliceLister:     discoveryv1listers.NewEndpointSliceLister(empty()),
+	}
+	meta := metav1.ObjectMeta{Namespace: "ns", Name: "hello", UID: "uid-1"}
+	for _, o := range []plan.Object{&corev1.Service{ObjectMeta: meta}, &corev1.Endpoints{ObjectMeta: meta}, &discoveryv1.EndpointSlice{ObjectMeta: meta}} {
+		kind := plan.Kind(strings.TrimPrefix(fmt.Sprintf("%T", o), "*v1."))
+		t.Run(string(kind), func(t *testing.T) {
+			kube.ClearActions()
+			op := plan.Op{Kind: kind, Object: o}
+			for _, step := range []struct {
+				verb   plan.Verb
+				dryRun bool
+			}{{plan.Create, true}, {plan.Update, false}, {plan.Delete, false}, {plan.Delete, false}} {
+				op.Verb = step.verb
+				if _, err := c.do(ctx, op, step.dryRun); err != nil {
+					t.Fatalf("%s (dry run %v): %v", step.verb, step.dryRun, err)
+				}
+			}
+			var verbs []string
+			for _, a := range kube.Actions() {
+				v := a.GetVerb()
+				switch a := a.(type) {
+				case clientgotesting.CreateActionImpl:
+					if len(a.CreateOptions.DryRun) > 0 {
+						v += " (dry run)"
+					}
+				case clientgotesting.DeleteActionImpl:
+					if p := a.DeleteOptions.Preconditions; p == nil || p.UID == nil || *p.UID != "uid-1" {
+						t.Errorf("delete without the UID precondition: %+v", a.DeleteOptions)
+					}
+				}
+				verbs = append(verbs, v)
+			}
+			if want := []string{"create (dry run)", "update", "delete", "delete"}; !slices.Equal(verbs, want) {
+				t.Errorf("requests = %v, want %v", verbs, want)
+			}
+			if _, err := c.get(ctx, op); !apierrs.IsNotFound(err) {
+				t.Errorf("get after delete = %v, want NotFound", err)
+			}
+		})
 	}
 }

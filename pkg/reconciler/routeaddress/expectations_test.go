@@ -138,3 +138,28 @@ func TestWarnedRepeat(t *testing.T) {
 		t.Fatalf("at repeatTTL: recorded %v, want [x]", got)
 	}
 }
+
+// TestForget: a deleted Route's expectations and Warnings are dropped, so
+// that a Route of the same name starts afresh.
+func TestForget(t *testing.T) {
+	route := types.NamespacedName{Namespace: "ns", Name: "r"}
+	e := newExpectations()
+	e.wrote(route, plan.Op{Verb: plan.Create, Kind: plan.KindService, Object: &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "r"}}})
+	if e.satisfied(route, fakeCache{}.lookup) {
+		t.Fatal("satisfied before the informer showed the write")
+	}
+	e.forget(route)
+	if !e.satisfied(route, fakeCache{}.lookup) {
+		t.Error("not satisfied after forget")
+	}
+
+	w := newWarned()
+	w.seed(route, []string{"x"})
+	if got := w.filter(route, []string{"x"}); len(got) != 0 {
+		t.Errorf("a seeded Warning was recorded again: %v", got)
+	}
+	w.forget(route)
+	if got := w.filter(route, []string{"x"}); len(got) != 1 {
+		t.Errorf("after forget: recorded %v, want [x]", got)
+	}
+}
