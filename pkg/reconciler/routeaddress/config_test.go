@@ -24,6 +24,14 @@ import (
 	"errors"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	networkingcfg "knative.dev/networking/pkg/config"
+	"knative.dev/pkg/system"
+	cfgmap "knative.dev/serving/pkg/apis/config"
+	"knative.dev/serving/pkg/gc"
+
 	"k8s.io/client-go/tools/record"
 
 	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
@@ -62,5 +70,51 @@ func TestReportBadConfig(t *testing.T) {
 		}
 	default:
 		t.Error("no event recorded through the context's recorder")
+	}
+}
+
+// configMaps are the ConfigMaps the config store watches, config-network
+// with data.
+func configMaps(data map[string]string) []*corev1.ConfigMap {
+	cm := func(name string, d map[string]string) *corev1.ConfigMap {
+		return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: system.Namespace(), Name: name}, Data: d}
+	}
+	return []*corev1.ConfigMap{
+		cm(netcfg.ConfigMapName, data),
+		cm(routecfg.DomainConfigName, map[string]string{"example.com": ""}),
+		cm(gc.ConfigName, nil),
+		cm(cfgmap.FeaturesConfigName, nil),
+	}
+}
+
+// TestConfigStore: what the store loads is what a reconcile reads.
+func TestConfigStore(t *testing.T) {
+	ctx, _ := SetupFakeContext(t, func(ctx context.Context) context.Context {
+		return filteredfactory.WithSelectors(ctx, SliceSelector)
+	})
+	s := newConfigStore(ctx)
+	for _, cm := range configMaps(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices"}) {
+		s.OnConfigChanged(cm)
+	}
+	if got := networkFromContext(s.ToContext(ctx)).RouteAddressMode; got != netcfg.RouteAddressModeEndpointSlices {
+		t.Errorf("RouteAddressMode = %s, want %s", got, netcfg.RouteAddressModeEndpointSlices)
+	}
+}
+
+// TestShapesServices: the network and domain configuration name and shape
+// a Route's Services; the others do not.
+func TestShapesServices(t *testing.T) {
+	for _, tc := range []struct {
+		value interface{}
+		want  bool
+	}{
+		{&networkingcfg.Config{}, true},
+		{&routecfg.Domain{}, true},
+		{&gc.Config{}, false},
+		{&cfgmap.Features{}, false},
+	} {
+		if got := shapesServices(tc.value); got != tc.want {
+			t.Errorf("shapesServices(%T) = %v, want %v", tc.value, got, tc.want)
+		}
 	}
 }

@@ -25,7 +25,6 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 
@@ -35,12 +34,8 @@ import (
 	"knative.dev/pkg/logging"
 	logtesting "knative.dev/pkg/logging/testing"
 	. "knative.dev/pkg/reconciler/testing"
-	"knative.dev/pkg/system"
 	"knative.dev/pkg/tracker"
-	cfgmap "knative.dev/serving/pkg/apis/config"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
-	"knative.dev/serving/pkg/gc"
-	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 
 	_ "knative.dev/networking/pkg/client/injection/informers/networking/v1alpha1/ingress/fake"
 	_ "knative.dev/pkg/client/injection/kube/informers/core/v1/endpoints/fake"
@@ -51,18 +46,6 @@ import (
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 )
-
-func configMaps(data map[string]string) []*corev1.ConfigMap {
-	cm := func(name string, d map[string]string) *corev1.ConfigMap {
-		return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: system.Namespace(), Name: name}, Data: d}
-	}
-	return []*corev1.ConfigMap{
-		cm(netcfg.ConfigMapName, data),
-		cm(routecfg.DomainConfigName, map[string]string{"example.com": ""}),
-		cm(gc.ConfigName, nil),
-		cm(cfgmap.FeaturesConfigName, nil),
-	}
-}
 
 // TestNewController builds the controller with no error logged; a second
 // one on the same informers cannot add the EndpointSlice index again, and
