@@ -40,6 +40,9 @@ func printTable(modes []netcfg.RouteAddressMode, rs map[netcfg.RouteAddressMode]
 		return fmt.Sprintf("%s, %d writes (%.2f× floor %.1f s)", secs(d), k, d.Seconds()/floor.Seconds(), floor.Seconds())
 	}
 	perWrite := func(floor time.Duration, k int) string {
+		if floor == 0 {
+			return "n/a" // its row was not measured
+		}
 		return fmt.Sprintf("%.1f", floor.Seconds()*1000/float64(max(k, 1)))
 	}
 	fmt.Printf("\nN=%d Routes, each with one tag (%d Services), in %d namespace(s); KIngress DomainInternal → one gateway Service.\n", n, 2*n, namespaces)
