@@ -250,7 +250,7 @@ of the Route's names that the Route does not control, with the same
 condition and reason as before (IngressReady=False, NotOwned). With
 externalname (the default) nothing changes."
 
-ra steady_test.go switch_test.go faults_test.go order_test.go index_test.go slices_test.go status_test.go
+ra rows_test.go steady_test.go switch_test.go faults_test.go order_test.go index_test.go slices_test.go status_test.go
 step "routeaddress: tests of steady state, mode switches, faults, write order and the Route index" \
 "Tests only: every mode and load balancer shape, converged, writes
 nothing; switching between externalname and endpointslices both ways

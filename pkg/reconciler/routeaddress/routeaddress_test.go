@@ -33,7 +33,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
-	"knative.dev/pkg/apis"
 	fakekubeclient "knative.dev/pkg/client/injection/kube/client/fake"
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/controller"
@@ -43,7 +42,6 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	servingclient "knative.dev/serving/pkg/client/injection/client"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
-	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 	. "knative.dev/serving/pkg/reconciler/testing/v1"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
@@ -73,10 +71,7 @@ func gateway(ips ...string) *corev1.Service {
 var (
 	lbIP       = []netv1alpha1.LoadBalancerIngressStatus{rt.IP("10.0.0.7")}
 	lbIP2      = []netv1alpha1.LoadBalancerIngressStatus{rt.IP("10.0.0.8")}
-	lbDual     = []netv1alpha1.LoadBalancerIngressStatus{rt.IP("10.0.0.7"), rt.IP("fd00::7")}
 	lbInternal = []netv1alpha1.LoadBalancerIngressStatus{rt.DomainInternal(rt.GatewayDomain)}
-	lbDomain   = []netv1alpha1.LoadBalancerIngressStatus{rt.Domain("lb.example.com")}
-	lbMesh     = []netv1alpha1.LoadBalancerIngressStatus{rt.MeshOnly()}
 	lbNone     []netv1alpha1.LoadBalancerIngressStatus
 )
 
@@ -190,20 +185,6 @@ func ownedByLive(refs []metav1.OwnerReference) []metav1.OwnerReference {
 	return refs
 }
 
-// bound is a desired slice as the planner sends it for a Service that
-// exists (live): controlled by that Service's UID.
-func bound(s *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
-	s = s.DeepCopy()
-	s.OwnerReferences = ownedByLive(s.OwnerReferences)
-	return s
-}
-
-// unbound is s controlled by a Service of UID "".
-func unbound(s *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
-	s.OwnerReferences = plan.OwnerUID(s.OwnerReferences, "")
-	return s
-}
-
 // objects flattens addressings into their Services, Endpoints and slices.
 func objects(as map[string]*resources.Addressing) []runtime.Object {
 	var out []runtime.Object
@@ -225,25 +206,6 @@ func objects(as map[string]*resources.Addressing) []runtime.Object {
 	return out
 }
 
-// routeReconcilerObjects is what the route reconciler leaves for route.
-func routeReconcilerObjects(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus) []runtime.Object {
-	ctx := rt.WithRouteConfig(context.Background())
-	var out []runtime.Object
-	for _, tag := range resources.TargetTags(route) {
-		pair, err := routeresources.MakeK8sService(ctx, route, tag, rt.Ingress(route, lb...), false)
-		if err != nil {
-			ph, _ := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
-			out = append(out, ph)
-			continue
-		}
-		out = append(out, pair.Service)
-		if pair.Endpoints != nil {
-			out = append(out, pair.Endpoints)
-		}
-	}
-	return out
-}
-
 func base(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, extra ...runtime.Object) []runtime.Object {
 	return append([]runtime.Object{route, rt.Ingress(route, lb...), gateway()}, extra...)
 }
@@ -255,10 +217,6 @@ func obj(kind plan.Kind, name string) string { return fmt.Sprintf("%s %q", kind,
 func done(reason string, objs ...string) string {
 	return Eventf(corev1.EventTypeNormal, reason, "%s %s", reason, strings.Join(objs, ", "))
 }
-
-func created(kind plan.Kind, name string) string { return done("Created", obj(kind, name)) }
-
-func deleted(kind plan.Kind, name string) string { return done("Deleted", obj(kind, name)) }
 
 var (
 	servicesResource  = schema.GroupVersionResource{Version: "v1", Resource: "services"}
@@ -417,24 +375,7 @@ func withUID[T runtime.Object](o T) T {
 	return o
 }
 
-// headlessFrom is the update that turns the live ExternalName Service into
-// the headless one: what the planner keeps of the live object.
-func headlessFrom(liveSvc, want *corev1.Service) *corev1.Service {
-	out := liveSvc.DeepCopy()
-	out.Spec.Type = want.Spec.Type
-	out.Spec.ClusterIP = want.Spec.ClusterIP
-	out.Spec.ClusterIPs = nil
-	out.Spec.ExternalName = ""
-	out.Spec.Ports = want.Spec.Ports
-	return out
-}
-
 type warnedKey struct{}
-
-// withWarned is withMode with warnings already reported for the Route.
-func withWarned(ctx context.Context, events ...string) context.Context {
-	return context.WithValue(ctx, warnedKey{}, events)
-}
 
 const actionsKey = "actions"
 
@@ -481,26 +422,4 @@ func checkEndpointPorts(t *testing.T, r *TableRow) {
 			}
 		}
 	}
-}
-
-// markedRoute is route carrying ConditionClusterLocalAddressReady False
-// with the reason and message of the Warning event (as TableTest writes
-// events: "Warning Reason message").
-func markedRoute(route *v1.Route, event string) *v1.Route {
-	fields := strings.SplitN(event, " ", 3)
-	r := route.DeepCopy()
-	r.Status.Conditions = append(r.Status.Conditions, apis.Condition{
-		Type:     ConditionClusterLocalAddressReady,
-		Status:   corev1.ConditionFalse,
-		Severity: apis.ConditionSeverityWarning,
-		Reason:   fields[1],
-		Message:  fields[2],
-	})
-	return r
-}
-
-// addressStatus is the status update that marks route as markedRoute
-// does.
-func addressStatus(route *v1.Route, event string) []clientgotesting.UpdateActionImpl {
-	return []clientgotesting.UpdateActionImpl{{Object: markedRoute(route, event)}}
 }
