@@ -192,13 +192,14 @@ in externalname mode our objects removed only once the route reconciler
 has reshaped the Service, so that no name stops answering. It compares
 only the fields routeaddress writes. TestMake: one name's plans."
 
-ra plan/compare_test.go plan/apiserver_test.go plan/owners_test.go plan/split_test.go testing/defaults.go
+ra plan/compare_test.go plan/apiserver_test.go plan/owners_test.go plan/split_test.go plan/mirror.go plan/mirror_test.go testing/defaults.go
 step "routeaddress: the planner's tests against a simulated apiserver" \
 "Tests only: the planner against objects as an apiserver returns them
 (defaulted fields, immutable clusterIP and addressType, garbage
 collection), which fields it owns, which EndpointSlices are the Route's,
 taking back a slice whose labels were changed, waiting for
-kube-controller-manager's mirrored slice before a name relies on it, and
+kube-controller-manager's mirrored slice before a name relies on it (its
+mirroring modelled by plan.Mirrored, tested against its rules), and
 how a family's addresses are split over slices of at most 100."
 
 ra api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go
@@ -213,7 +214,7 @@ Route (each reported once, again after an hour), and the namespaces being
 deleted whose writes it drops (logged once each, as Kubernetes'
 EndpointSlice controller drops such work instead of retrying it)."
 
-ra doc.go config.go config_test.go listers_test.go routeaddress.go status.go routeaddress_test.go
+ra doc.go config.go config_test.go listers_test.go input.go routeaddress.go status.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our

@@ -151,6 +151,10 @@ type RoutePlan struct {
 	Operations []Operation `json:"operations"`
 	Blocked    []string    `json:"blocked,omitempty"`
 	Recreates  []string    `json:"recreates,omitempty"`
+	// Waiting are the names whose Endpoints kube-controller-manager has
+	// yet to mirror into EndpointSlices before the controller goes on
+	// (plan.Plan's Waiting).
+	Waiting []string `json:"waitingForMirroring,omitempty"`
 }
 
 // Summary counts a plan.
@@ -194,13 +198,14 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 		rep.Summary.Blocked++
 	}
 	for _, r := range cl.routes {
-		in, ads, err := cl.routeInput(ctx, r, cfg)
+		in, err := cl.routeInput(ctx, r, cfg)
 		if err != nil {
 			return nil, err
 		}
 		p := plan.Make(in)
 		rp := RoutePlan{Namespace: r.Namespace, Route: r.Name, Operations: []Operation{}}
-		for _, a := range ads {
+		for i := range in.Targets {
+			a := &in.Targets[i]
 			n := Name{Service: a.Name, Tag: a.Tag, Current: currentShape(r, a.Name, in.Actual), Next: nextShape(a, cfg.RouteAddressMode)}
 			for _, pr := range a.Resolution.Problems {
 				n.Warnings = append(n.Warnings, pr.String())
@@ -212,6 +217,7 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 			rep.Summary.Warnings += len(n.Warnings)
 			rp.Names = append(rp.Names, n)
 		}
+		rp.Waiting = p.Waiting
 		for round := 0; ; round++ {
 			for i, op := range p.Ops {
 				rp.Operations = append(rp.Operations, Operation{Verb: string(op.Verb), Kind: string(op.Kind), Name: op.Name(), Reason: op.Reason, Mirrored: round > 0})
@@ -252,7 +258,7 @@ func (rep *Report) WriteTable(w io.Writer) {
 	}
 	tw.Flush()
 	for _, r := range rep.Routes {
-		if len(r.Operations) == 0 && len(r.Blocked) == 0 {
+		if len(r.Operations) == 0 && len(r.Blocked) == 0 && len(r.Waiting) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s/%s:\n", r.Namespace, r.Route)
@@ -261,6 +267,9 @@ func (rep *Report) WriteTable(w io.Writer) {
 				fmt.Fprintln(w, "  once kube-controller-manager has mirrored the Endpoints into EndpointSlices:")
 			}
 			fmt.Fprintf(w, "  %2d. %-6s %-13s %-30s %s\n", i+1, op.Verb, op.Kind, op.Name, op.Reason)
+		}
+		if len(r.Waiting) > 0 && !slices.ContainsFunc(r.Operations, func(op Operation) bool { return op.Mirrored }) {
+			fmt.Fprintf(w, "  then waits for kube-controller-manager to mirror the Endpoints %s into EndpointSlices\n", strings.Join(r.Waiting, ", "))
 		}
 		for _, b := range r.Blocked {
 			fmt.Fprintf(w, "  BLOCKED: %s\n", b)
@@ -337,12 +346,12 @@ func (c Clients) Status(ctx context.Context, s Scope) (*Status, error) {
 	}
 	defaults := &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeExternalName, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled}
 	for _, r := range cl.routes {
-		in, ads, err := cl.routeInput(ctx, r, defaults)
+		in, err := cl.routeInput(ctx, r, defaults)
 		if err != nil {
 			return nil, err
 		}
 		rs := RouteStatus{Namespace: r.Namespace, Route: r.Name, Shapes: map[string]string{}}
-		for _, a := range ads {
+		for _, a := range in.Targets {
 			rs.Shapes[a.Name] = currentShape(r, a.Name, in.Actual)
 		}
 		st.Routes = append(st.Routes, rs)
@@ -426,39 +435,12 @@ func put[T metav1.Object](list []T, o T, verb plan.Verb) []T {
 	return list
 }
 
-// mirrored adds to a the slices kube-controller-manager mirrors from its
-// Endpoints: those without the skip-mirror label, of a Service without a
-// selector, one slice per address family.
+// mirrored is a with the slices kube-controller-manager mirrors from its
+// Endpoints in place of those it mirrored before.
 func mirrored(a plan.Actual) plan.Actual {
-	services := map[string]*corev1.Service{}
-	for _, s := range a.Services {
-		services[s.Name] = s
-	}
-	for _, ep := range a.Endpoints {
-		svc := services[ep.Name]
-		if svc == nil || svc.Spec.Selector != nil || ep.Labels[discoveryv1.LabelSkipMirror] == "true" {
-			continue
-		}
-		byFamily := map[discoveryv1.AddressType][]discoveryv1.Endpoint{}
-		for _, sub := range ep.Subsets {
-			for _, addr := range sub.Addresses {
-				at := discoveryv1.AddressTypeIPv4
-				if strings.Contains(addr.IP, ":") {
-					at = discoveryv1.AddressTypeIPv6
-				}
-				byFamily[at] = append(byFamily[at], discoveryv1.Endpoint{Addresses: []string{addr.IP}})
-			}
-		}
-		for at, eps := range byFamily {
-			a.Slices = append(a.Slices, &discoveryv1.EndpointSlice{
-				ObjectMeta: metav1.ObjectMeta{Namespace: ep.Namespace, Name: ep.Name + "-mirrored-" + strings.ToLower(string(at)), Labels: map[string]string{
-					discoveryv1.LabelServiceName: ep.Name,
-					discoveryv1.LabelManagedBy:   names.MirroredBy,
-				}},
-				AddressType: at,
-				Endpoints:   eps,
-			})
-		}
-	}
+	a.Slices = slices.DeleteFunc(a.Slices, func(s *discoveryv1.EndpointSlice) bool {
+		return s.Labels[discoveryv1.LabelManagedBy] == names.MirroredBy
+	})
+	a.Slices = append(a.Slices, plan.Mirrored(a)...)
 	return a
 }

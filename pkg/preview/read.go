@@ -29,26 +29,22 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
-	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/pager"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	netclient "knative.dev/networking/pkg/client/clientset/versioned"
+	netlisters "knative.dev/networking/pkg/client/listers/networking/v1alpha1"
 	netcfg "knative.dev/networking/pkg/config"
-	"knative.dev/serving/pkg/apis/serving"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
-	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
-	routenames "knative.dev/serving/pkg/reconciler/route/resources/names"
 
 	racfg "knative.dev/route-address/pkg/networking/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -106,20 +102,20 @@ func (c Clients) explain(err error, what string) error {
 // cluster is one read of everything the planner needs.
 type cluster struct {
 	routes    []*v1.Route
-	ingresses map[string]*netv1alpha1.Ingress // ns/name
 	services  []*corev1.Service
 	endpoints []*corev1.Endpoints
 	slices    []*discoveryv1.EndpointSlice
 	// mirrored are the slices kube-controller-manager mirrors from
 	// Endpoints; the planner reads them, nothing here writes them.
 	mirrored []*discoveryv1.EndpointSlice
-	lister   corev1listers.ServiceLister
+	// stores hold the objects above as the controller's informers do.
+	stores   routeaddress.Stores
 	routeCfg *routecfg.Config
 	netData  map[string]string
 }
 
 func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
-	out := &cluster{ingresses: map[string]*netv1alpha1.Ingress{}}
+	out := &cluster{}
 	var err error
 	out.routes, err = list[v1.Route](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 		return c.Serving.ServingV1().Routes(s.ns()).List(ctx, opts)
@@ -157,9 +153,6 @@ func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
 	if err != nil {
 		return nil, c.explain(err, "list Ingresses")
 	}
-	for _, ing := range ings {
-		out.ingresses[ing.Namespace+"/"+ing.Name] = ing
-	}
 	// All Services: DomainInternal names gateway Services in other namespaces.
 	out.services, err = list[corev1.Service](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 		return c.Kube.CoreV1().Services(metav1.NamespaceAll).List(ctx, opts)
@@ -167,11 +160,6 @@ func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
 	if err != nil {
 		return nil, c.explain(err, "list Services")
 	}
-	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-	for _, svc := range out.services {
-		_ = idx.Add(svc)
-	}
-	out.lister = corev1listers.NewServiceLister(idx)
 	out.endpoints, err = list[corev1.Endpoints](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 		return c.Kube.CoreV1().Endpoints(s.ns()).List(ctx, opts)
 	})
@@ -194,7 +182,33 @@ func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
 			out.slices = append(out.slices, es)
 		}
 	}
-	return out, nil
+	out.stores, err = newStores(ings, out.services, out.endpoints, endpointSlices)
+	return out, err
+}
+
+// newStores puts what was listed into Stores indexed as the controller's
+// informers are.
+func newStores(ings []*netv1alpha1.Ingress, svcs []*corev1.Service, eps []*corev1.Endpoints, ess []*discoveryv1.EndpointSlice) (routeaddress.Stores, error) {
+	newIndexer := func() cache.Indexer {
+		return cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	}
+	s := routeaddress.Stores{Services: newIndexer(), Endpoints: newIndexer(), Slices: newIndexer()}
+	ingIdx := newIndexer()
+	s.Ingresses = netlisters.NewIngressLister(ingIdx)
+	errs := []error{routeaddress.IndexByRoute(s.Services), routeaddress.IndexByRoute(s.Endpoints), routeaddress.IndexSlices(s.Slices)}
+	for _, o := range ings {
+		errs = append(errs, ingIdx.Add(o))
+	}
+	for _, o := range svcs {
+		errs = append(errs, s.Services.Add(o))
+	}
+	for _, o := range eps {
+		errs = append(errs, s.Endpoints.Add(o))
+	}
+	for _, o := range ess {
+		errs = append(errs, s.Slices.Add(o))
+	}
+	return s, errors.Join(errs...)
 }
 
 // list reads every object that fn lists, a page at a time (client-go's
@@ -213,77 +227,12 @@ func list[T any](ctx context.Context, opts metav1.ListOptions, fn pager.ListPage
 	return out, err
 }
 
-// actualFor is what exists for r, as the reconciler gathers it.
-func (cl *cluster) actualFor(r *v1.Route, svcNames []string) plan.Actual {
-	sel := labels.SelectorFromSet(labels.Set{serving.RouteLabelKey: r.Name})
-	want := map[string]bool{}
-	for _, n := range svcNames {
-		want[n] = true
-	}
-	match := func(o metav1.Object, nameKey string) bool {
-		if o.GetNamespace() != r.Namespace {
-			return false
-		}
-		return want[nameKey] || sel.Matches(labels.Set(o.GetLabels()))
-	}
-	var a plan.Actual
-	for _, s := range cl.services {
-		if match(s, s.Name) {
-			a.Services = append(a.Services, s)
-		}
-	}
-	for _, e := range cl.endpoints {
-		if match(e, e.Name) {
-			a.Endpoints = append(a.Endpoints, e)
-		}
-	}
-	for _, s := range append(cl.slices, cl.mirrored...) {
-		if match(s, s.Labels[discoveryv1.LabelServiceName]) {
-			a.Slices = append(a.Slices, s)
-		}
-	}
-	return a
-}
-
-// routeInput builds the planner input for r as the controller would in cfg.
-func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *racfg.Config) (plan.Input, []*resources.Addressing, error) {
-	ctx = routecfg.ToContext(ctx, cl.routeCfg)
-	tags := resources.TargetTags(r)
-	placeholders, err := resources.Placeholders(ctx, r, tags)
+// routeInput is the planner's input for r in cfg's mode, built by the
+// reconciler's own Stores.Input from what the plugin read.
+func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *racfg.Config) (plan.Input, error) {
+	in, _, err := cl.stores.Input(routecfg.ToContext(ctx, cl.routeCfg), r, cfg)
 	if err != nil {
-		return plan.Input{}, nil, err
+		return in, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
 	}
-	svcNames := make([]string, len(placeholders))
-	for i, ph := range placeholders {
-		svcNames[i] = ph.Service.Name
-	}
-	actual := cl.actualFor(r, svcNames)
-	live := map[string]*corev1.Service{}
-	for _, s := range actual.Services {
-		live[s.Name] = s
-	}
-	var ing *netv1alpha1.Ingress
-	if i := cl.ingresses[r.Namespace+"/"+routenames.Ingress(r)]; i != nil && metav1.IsControlledBy(i, r) {
-		ing = i
-	}
-	in := plan.Input{Owner: r, Actual: actual, ExternalNameMode: !cfg.RouteAddressMode.Managed()}
-	var ads []*resources.Addressing
-	src := resources.Source{
-		Ingress:  ing,
-		Network:  cfg,
-		Resolver: resources.NewResolver(cl.lister),
-	}
-	for i, ph := range placeholders {
-		isPrivate := false
-		if s := live[svcNames[i]]; s != nil {
-			isPrivate = routeresources.IsClusterLocalService(s)
-		}
-		a, err := resources.MakeAddressing(ctx, r, ph, isPrivate, src)
-		if err != nil {
-			return in, nil, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
-		}
-		in.Targets = append(in.Targets, *a)
-		ads = append(ads, a)
-	}
-	return in, ads, nil
+	return in, nil
 }

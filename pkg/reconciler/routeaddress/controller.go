@@ -66,7 +66,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	endpointsInformer := endpointsinformer.Get(ctx)
 	sliceInformer := sliceinformer.Get(ctx, SliceSelector)
 
-	if err := sliceInformer.Informer().AddIndexers(cache.Indexers{sliceIndex: sliceIndexFunc}); err != nil {
+	if err := IndexSlices(sliceInformer.Informer().GetIndexer()); err != nil {
 		// Only if another controller registered the same index on this
 		// informer, which is ours alone.
 		logger.Errorw("Failed to add the EndpointSlice index", "error", err)
@@ -85,14 +85,16 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 			endpointsLister: endpointsInformer.Lister(),
 			sliceLister:     sliceInformer.Lister(),
 		},
-		ingressLister:    ingressInformer.Lister(),
-		sliceIndexer:     sliceInformer.Informer().GetIndexer(),
-		serviceIndexer:   serviceInformer.Informer().GetIndexer(),
-		endpointsIndexer: endpointsInformer.Informer().GetIndexer(),
-		expect:           newExpectations(),
-		warned:           newWarned(),
-		terminating:      newTerminating(),
-		client:           servingclient.Get(ctx),
+		stores: Stores{
+			Services:  serviceInformer.Informer().GetIndexer(),
+			Endpoints: endpointsInformer.Informer().GetIndexer(),
+			Slices:    sliceInformer.Informer().GetIndexer(),
+			Ingresses: ingressInformer.Lister(),
+		},
+		expect:      newExpectations(),
+		warned:      newWarned(),
+		terminating: newTerminating(),
+		client:      servingclient.Get(ctx),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })

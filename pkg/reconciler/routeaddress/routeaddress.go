@@ -30,19 +30,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/cache"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
-	networkinglisters "knative.dev/networking/pkg/client/listers/networking/v1alpha1"
 	"knative.dev/pkg/controller"
 	"knative.dev/pkg/logging"
 	pkgreconciler "knative.dev/pkg/reconciler"
 	"knative.dev/pkg/tracker"
-	"knative.dev/serving/pkg/apis/serving"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	servingclientset "knative.dev/serving/pkg/client/clientset/versioned"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
-	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 	routenames "knative.dev/serving/pkg/reconciler/route/resources/names"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
@@ -57,13 +53,9 @@ type Reconciler struct {
 	// client writes the Route's status (ConditionClusterLocalAddressReady).
 	client servingclientset.Interface
 
-	ingressLister networkinglisters.IngressLister
-	// sliceIndexer is the slice informer's store, indexed by sliceIndex.
-	sliceIndexer cache.Indexer
-	// serviceIndexer and endpointsIndexer are those informers' stores,
-	// indexed by RouteIndex.
-	serviceIndexer, endpointsIndexer cache.Indexer
-	tracker                          tracker.Interface
+	// stores are the informers' stores a Route's input is read from.
+	stores  Stores
+	tracker tracker.Interface
 
 	// expect holds writes the informers have not shown yet.
 	expect *expectations
@@ -86,22 +78,22 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		return controller.NewRequeueAfter(time.Second)
 	}
 
-	ing, err := c.ingress(r)
+	in, ing, err := c.stores.Input(ctx, r, network)
 	if err != nil {
 		return err
 	}
-	placeholders, err := resources.Placeholders(ctx, r, resources.TargetTags(r))
-	if err != nil {
-		return err
-	}
-	actual, err := c.actual(r, placeholders)
-	if err != nil {
-		return err
-	}
-	src := resources.Source{Ingress: ing, Network: network, Resolver: resources.NewResolver(c.serviceLister)}
-	in, warnings, err := c.desired(ctx, r, placeholders, src, actual)
-	if err != nil {
-		return err
+	var warnings []warning
+	for i := range in.Targets {
+		a := &in.Targets[i]
+		for _, ref := range a.Resolution.Referenced {
+			c.track(ctx, ref, r)
+		}
+		if w, ok := warn(a, network); ok {
+			warnings = append(warnings, w)
+		}
+		if w, ok := overCapacity(a, network); ok {
+			warnings = append(warnings, w)
+		}
 	}
 	p := plan.Make(in)
 	warnings = append(warnings, keptWarnings(r, ing, in.Targets, p.NoLoadBalancer)...)
@@ -161,158 +153,6 @@ func (c *Reconciler) report(ctx context.Context, r *v1.Route, warnings []warning
 	}
 }
 
-func (c *Reconciler) ingress(r *v1.Route) (*netv1alpha1.Ingress, error) {
-	ing, err := c.ingressLister.Ingresses(r.Namespace).Get(routenames.Ingress(r))
-	if apierrs.IsNotFound(err) {
-		return nil, nil
-	} else if err != nil {
-		return nil, fmt.Errorf("failed to get Ingress: %w", err)
-	}
-	if !metav1.IsControlledBy(ing, r) {
-		// Not the Route's KIngress: the route reconciler reports that; we use no load balancer.
-		return nil, nil
-	}
-	return ing, nil
-}
-
-// actual gathers the objects that carry the Route's label, and those with
-// a name the Route wants (which may belong to somebody else): the names of
-// the placeholders.
-func (c *Reconciler) actual(r *v1.Route, placeholders []*resources.Placeholder) (plan.Actual, error) {
-	var a plan.Actual
-	sel := labels.SelectorFromSet(labels.Set{serving.RouteLabelKey: r.Name})
-	ns := r.Namespace
-	names := make([]string, len(placeholders))
-	for i, ph := range placeholders {
-		names[i] = ph.Service.Name
-	}
-
-	svcs, err := byRoute[*corev1.Service](c.serviceIndexer, ns, r.Name)
-	if err != nil {
-		return a, fmt.Errorf("failed to list Services: %w", err)
-	}
-	a.Services = svcs
-	eps, err := byRoute[*corev1.Endpoints](c.endpointsIndexer, ns, r.Name)
-	if err != nil {
-		return a, fmt.Errorf("failed to list Endpoints: %w", err)
-	}
-	a.Endpoints = eps
-	// Objects with a wanted name but without the label: somebody else's,
-	// or ours with the label removed.
-	for _, n := range names {
-		svc, err := c.serviceLister.Services(ns).Get(n)
-		if err != nil && !apierrs.IsNotFound(err) {
-			return a, fmt.Errorf("failed to get Service %q: %w", n, err)
-		} else if err == nil && !sel.Matches(labels.Set(svc.Labels)) {
-			a.Services = append(a.Services, svc)
-		}
-		ep, err := c.endpointsLister.Endpoints(ns).Get(n)
-		if err != nil && !apierrs.IsNotFound(err) {
-			return a, fmt.Errorf("failed to get Endpoints %q: %w", n, err)
-		} else if err == nil && !sel.Matches(labels.Set(ep.Labels)) {
-			a.Endpoints = append(a.Endpoints, ep)
-		}
-	}
-	// The informer holds our slices and those mirrored from Endpoints; of
-	// those, the Route's and those
-	// of a wanted name.
-	ss, err := c.routeSlices(ns, r.Name, names)
-	if err != nil {
-		return a, fmt.Errorf("failed to list EndpointSlices: %w", err)
-	}
-	a.Slices = ss
-	return a, nil
-}
-
-// RouteIndex indexes objects by the Route their serving.knative.dev/route
-// label names, under "{namespace}/{route}", so that a reconcile reads its
-// Route's Services and Endpoints without listing its namespace.
-const RouteIndex = "serving.knative.dev/route"
-
-func routeIndexFunc(obj interface{}) ([]string, error) {
-	// An informer of Services or Endpoints holds nothing else.
-	o, ok := obj.(metav1.Object)
-	if !ok {
-		return nil, nil
-	}
-	if r := o.GetLabels()[serving.RouteLabelKey]; r != "" {
-		return []string{o.GetNamespace() + "/" + r}, nil
-	}
-	return nil, nil
-}
-
-// IndexByRoute adds RouteIndex to the informer's indexer unless it has it
-// already (informers are shared between controllers).
-func IndexByRoute(idx cache.Indexer) error {
-	if _, ok := idx.GetIndexers()[RouteIndex]; ok {
-		return nil
-	}
-	return idx.AddIndexers(cache.Indexers{RouteIndex: routeIndexFunc})
-}
-
-// byRoute returns the objects of type T in idx that carry the label of the
-// Route ns/route.
-func byRoute[T any](idx cache.Indexer, ns, route string) ([]T, error) {
-	objs, err := idx.ByIndex(RouteIndex, ns+"/"+route)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]T, 0, len(objs))
-	for _, o := range objs {
-		if t, ok := o.(T); ok {
-			out = append(out, t)
-		}
-	}
-	return out, nil
-}
-
-// sliceIndex indexes EndpointSlices by the Route label and by the Service
-// they serve, so that a reconcile reads its Route's slices only.
-const sliceIndex = "routeaddress.knative.dev/route-or-service"
-
-// sliceIndexFunc gives a slice the keys "route/{ns}/{route}" and
-// "service/{ns}/{service}".
-func sliceIndexFunc(obj interface{}) ([]string, error) {
-	s, ok := obj.(*discoveryv1.EndpointSlice)
-	if !ok {
-		return nil, nil
-	}
-	var keys []string
-	if r := s.Labels[serving.RouteLabelKey]; r != "" {
-		keys = append(keys, "route/"+s.Namespace+"/"+r)
-	}
-	if svc := s.Labels[discoveryv1.LabelServiceName]; svc != "" {
-		keys = append(keys, "service/"+s.Namespace+"/"+svc)
-	}
-	return keys, nil
-}
-
-// routeSlices returns the slices in ns that carry the Route's label or
-// serve one of the wanted Service names, each once.
-func (c *Reconciler) routeSlices(ns, route string, wanted []string) ([]*discoveryv1.EndpointSlice, error) {
-	var out []*discoveryv1.EndpointSlice
-	add := func(objs []interface{}) {
-		for _, o := range objs {
-			if s, ok := o.(*discoveryv1.EndpointSlice); ok && !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-	}
-	objs, err := c.sliceIndexer.ByIndex(sliceIndex, "route/"+ns+"/"+route)
-	if err != nil {
-		return nil, err
-	}
-	add(objs)
-	for _, n := range wanted {
-		objs, err := c.sliceIndexer.ByIndex(sliceIndex, "service/"+ns+"/"+n)
-		if err != nil {
-			return nil, err
-		}
-		add(objs)
-	}
-	return out, nil
-}
-
 // warning is a Warning event about the Route's state. unanswered is true
 // when it means that one of the Route's names has no address of its
 // mode's shape (see ConditionClusterLocalAddressReady).
@@ -339,38 +179,6 @@ func keptWarnings(r *v1.Route, ing *netv1alpha1.Ingress, targets []resources.Add
 
 // key identifies a Warning as TableTest's Eventf writes it.
 func (w warning) key() string { return corev1.EventTypeWarning + " " + w.reason + " " + w.message }
-
-// desired builds the planner's input and the warnings to report.
-func (c *Reconciler) desired(ctx context.Context, r *v1.Route, placeholders []*resources.Placeholder, src resources.Source, actual plan.Actual) (plan.Input, []warning, error) {
-	in := plan.Input{Owner: r, Actual: actual, ExternalNameMode: !src.Network.RouteAddressMode.Managed()}
-	live := make(map[string]*corev1.Service, len(actual.Services))
-	for _, s := range actual.Services {
-		live[s.Name] = s
-	}
-	var warnings []warning
-	in.Targets = make([]resources.Addressing, 0, len(placeholders))
-	for _, ph := range placeholders {
-		isPrivate := false
-		if s := live[ph.Service.Name]; s != nil {
-			isPrivate = routeresources.IsClusterLocalService(s)
-		}
-		a, err := resources.MakeAddressing(ctx, r, ph, isPrivate, src)
-		if err != nil {
-			return in, nil, err
-		}
-		for _, ref := range a.Resolution.Referenced {
-			c.track(ctx, ref, r)
-		}
-		if w, ok := warn(a, src.Network); ok {
-			warnings = append(warnings, w)
-		}
-		if w, ok := overCapacity(a, src.Network); ok {
-			warnings = append(warnings, w)
-		}
-		in.Targets = append(in.Targets, *a)
-	}
-	return in, warnings, nil
-}
 
 func (c *Reconciler) track(ctx context.Context, ref types.NamespacedName, r *v1.Route) {
 	if err := c.tracker.TrackReference(tracker.Reference{

@@ -330,7 +330,7 @@ func factory() Factory {
 			settings = &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeEndpointSlices, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled}
 		}
 		slices := listers.IndexerFor(&discoveryv1.EndpointSlice{})
-		if err := slices.AddIndexers(cache.Indexers{sliceIndex: sliceIndexFunc}); err != nil {
+		if err := IndexSlices(slices); err != nil {
 			panic(err)
 		}
 		services, endpoints := listers.IndexerFor(&corev1.Service{}), listers.IndexerFor(&corev1.Endpoints{})
@@ -346,15 +346,12 @@ func factory() Factory {
 				endpointsLister: listers.GetEndpointsLister(),
 				sliceLister:     endpointSliceLister(listers),
 			},
-			ingressLister:    listers.GetIngressLister(),
-			sliceIndexer:     slices,
-			serviceIndexer:   services,
-			endpointsIndexer: endpoints,
-			tracker:          ctx.Value(TrackerKey).(tracker.Interface),
-			expect:           newExpectations(),
-			warned:           newWarned(),
-			terminating:      newTerminating(),
-			client:           servingclient.Get(ctx),
+			stores:      Stores{Services: services, Endpoints: endpoints, Slices: slices, Ingresses: listers.GetIngressLister()},
+			tracker:     ctx.Value(TrackerKey).(tracker.Interface),
+			expect:      newExpectations(),
+			warned:      newWarned(),
+			terminating: newTerminating(),
+			client:      servingclient.Get(ctx),
 		}
 		if w, ok := ctx.Value(warnedKey{}).([]string); ok {
 			r.warned.seed(k8stypes.NamespacedName{Namespace: rt.Namespace, Name: rt.RouteName}, w)

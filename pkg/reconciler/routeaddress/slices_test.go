@@ -83,9 +83,8 @@ func sliceStore(tb testing.TB, others int) (cache.Indexer, []*resources.Placehol
 // its wanted names, never another Route's.
 func TestRouteSlicesScoped(t *testing.T) {
 	idx, phs := sliceStore(t, 50)
-	c := &Reconciler{sliceIndexer: idx}
 	wanted := []string{phs[0].Service.Name, phs[1].Service.Name}
-	got, err := c.routeSlices(rt.Namespace, rt.RouteName, wanted)
+	got, err := routeSlices(idx, rt.Namespace, rt.RouteName, wanted)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,13 +103,13 @@ func TestRouteSlicesScoped(t *testing.T) {
 	if err := idx.Update(s); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := c.routeSlices(rt.Namespace, rt.RouteName, wanted); len(got) != 2 {
+	if got, _ := routeSlices(idx, rt.Namespace, rt.RouteName, wanted); len(got) != 2 {
 		t.Errorf("after the Route label was removed: %d slices, want 2", len(got))
 	}
-	if got, _ := c.routeSlices(rt.Namespace, rt.RouteName, nil); len(got) != 1 {
+	if got, _ := routeSlices(idx, rt.Namespace, rt.RouteName, nil); len(got) != 1 {
 		t.Errorf("by the Route label alone: %d slices, want 1", len(got))
 	}
-	if got, _ := c.routeSlices(corev1.NamespaceDefault+"-other", rt.RouteName, wanted); len(got) != 0 {
+	if got, _ := routeSlices(idx, corev1.NamespaceDefault+"-other", rt.RouteName, wanted); len(got) != 0 {
 		t.Errorf("another namespace: %d slices, want 0", len(got))
 	}
 }
@@ -122,11 +121,10 @@ func BenchmarkRouteSlices(b *testing.B) {
 	for _, others := range []int{0, 100, 1000, 10000} {
 		b.Run(fmt.Sprintf("others=%d", others), func(b *testing.B) {
 			idx, phs := sliceStore(b, others)
-			c := &Reconciler{sliceIndexer: idx}
 			wanted := []string{phs[0].Service.Name, phs[1].Service.Name}
 			b.ReportAllocs()
 			for b.Loop() {
-				if got, err := c.routeSlices(rt.Namespace, rt.RouteName, wanted); err != nil || len(got) != 2 {
+				if got, err := routeSlices(idx, rt.Namespace, rt.RouteName, wanted); err != nil || len(got) != 2 {
 					b.Fatal(len(got), err)
 				}
 			}

@@ -28,9 +28,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"k8s.io/utils/ptr"
-
-	"knative.dev/pkg/kmap"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
@@ -121,72 +118,31 @@ func (s *apiserver) collectGarbage() {
 }
 
 // mirror plays kube-controller-manager's endpointslicemirroring
-// controller: the slices it mirrored from Endpoints that are no longer
-// mirrored go; with create, the Endpoints that are get one slice per
-// address family holding their ready addresses.
+// controller (plan.Mirrored): the slices it mirrored from Endpoints that
+// are no longer mirrored go; with create, those that are mirrored are
+// written as it would write them.
 func (s *apiserver) mirror(create bool) {
 	want := map[string]*discoveryv1.EndpointSlice{}
-	if create {
-		for _, name := range slices.Sorted(maps.Keys(s.endpoints)) {
-			if !mirrorable(s, name) {
-				continue
-			}
-			ep := s.endpoints[name]
-			for _, sub := range ep.Subsets {
-				for _, a := range sub.Addresses {
-					family, at := "ipv4", discoveryv1.AddressTypeIPv4
-					if strings.Contains(a.IP, ":") {
-						family, at = "ipv6", discoveryv1.AddressTypeIPv6
-					}
-					n := name + "-mirrored-" + family
-					sl := want[n]
-					if sl == nil {
-						labels := kmap.Union(ep.Labels, map[string]string{
-							discoveryv1.LabelServiceName: name,
-							discoveryv1.LabelManagedBy:   names.MirroredBy,
-						})
-						sl = &discoveryv1.EndpointSlice{
-							ObjectMeta:  metav1.ObjectMeta{Namespace: ep.Namespace, Name: n, Labels: labels},
-							AddressType: at,
-						}
-						for _, p := range sub.Ports {
-							sl.Ports = append(sl.Ports, discoveryv1.EndpointPort{Name: ptr.To(p.Name), Port: ptr.To(p.Port), Protocol: ptr.To(p.Protocol)})
-						}
-						want[n] = sl
-					}
-					sl.Endpoints = append(sl.Endpoints, discoveryv1.Endpoint{Addresses: []string{a.IP}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}})
-				}
-			}
-		}
+	mirrored := map[string]bool{}
+	for _, sl := range plan.Mirrored(s.actual()) {
+		want[sl.Name] = sl
+		mirrored[sl.Labels[discoveryv1.LabelServiceName]] = true
 	}
 	for n, sl := range s.slices {
 		if sl.Labels[discoveryv1.LabelManagedBy] != names.MirroredBy {
 			continue
 		}
-		if create && want[n] == nil || !mirrorable(s, sl.Labels[discoveryv1.LabelServiceName]) {
+		if create && want[n] == nil || !mirrored[sl.Labels[discoveryv1.LabelServiceName]] {
 			delete(s.slices, n)
 		}
+	}
+	if !create {
+		return
 	}
 	for n, sl := range want {
 		sl.UID = types.UID("uid-" + n)
 		s.slices[n] = sl
 	}
-}
-
-// mirrorable reports whether kube-controller-manager mirrors the
-// Endpoints name into slices: they hold an address, lack the skip-mirror
-// label, and their Service exists without a selector.
-func mirrorable(s *apiserver, name string) bool {
-	ep, svc := s.endpoints[name], s.services[name]
-	if ep == nil || svc == nil || svc.Spec.Selector != nil || ep.Labels[discoveryv1.LabelSkipMirror] == "true" {
-		return false
-	}
-	for _, ss := range ep.Subsets {
-		if len(ss.Addresses) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *apiserver) do(op plan.Op) error {
