@@ -61,15 +61,17 @@ func (c kinds) api(kind plan.Kind, ns string) kindAPI {
 	}
 }
 
-// client is the part of a typed client-go client the reconciler uses.
-type client[T plan.Object] interface {
+// typedClient is the part of a typed client-go client the reconciler uses.
+type typedClient[T plan.Object] interface {
 	Create(context.Context, T, metav1.CreateOptions) (T, error)
 	Update(context.Context, T, metav1.UpdateOptions) (T, error)
 	Delete(context.Context, string, metav1.DeleteOptions) error
 	Get(context.Context, string, metav1.GetOptions) (T, error)
 }
 
-func typed[T plan.Object](cl client[T], cached func(string) (T, error)) kindAPI {
+// typed is the kindAPI of the objects of type T that cl writes and cached
+// reads from an informer's lister.
+func typed[T plan.Object](cl typedClient[T], cached func(string) (T, error)) kindAPI {
 	return kindAPI{
 		create: func(ctx context.Context, o plan.Object, opts metav1.CreateOptions) (metav1.Object, error) {
 			t, err := as[T](o)
@@ -93,6 +95,7 @@ func typed[T plan.Object](cl client[T], cached func(string) (T, error)) kindAPI 
 	}
 }
 
+// as is o as a T, or an error naming both.
 func as[T plan.Object](o plan.Object) (T, error) {
 	t, ok := o.(T)
 	if !ok {

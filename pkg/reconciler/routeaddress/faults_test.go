@@ -113,10 +113,13 @@ func TestReconcileFaults(t *testing.T) {
 	table := TableTest{{
 		// Fault 1: the load balancer status goes away. The route reconciler keeps the
 		// last Service and Endpoints; so do we.
-		Name:    "fault 1: load balancer gone, EndpointsAndSlices: the last addresses are kept",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(route, lbNone, live(objects(desired(route, lbIP, eps, on))...)...),
+		Name: "fault 1: load balancer gone, EndpointsAndSlices: the last addresses are kept",
+		Key:  key,
+		Ctx:  withMode(eps, on),
+		Objects: base(route, lbNone, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(h, ipv4, "10.0.0.7"),
+			rt.HeadlessService(tg), rt.Endpoints(tg, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(tg, ipv4, "10.0.0.7"),
+		)...),
 		WantEvents: []string{
 			notReady(h), notReady(tg),
 		},
@@ -124,12 +127,12 @@ func TestReconcileFaults(t *testing.T) {
 		Name:    "fault 1: load balancer gone, already reported: nothing at all",
 		Key:     key,
 		Ctx:     withWarned(withMode(es, on), notReady(tg), notReady(h)),
-		Objects: base(route, lbNone, live(objects(desired(route, lbIP, es, on))...)...),
+		Objects: base(route, lbNone, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"), rt.HeadlessService(tg), rt.Slice(tg, ipv4, "10.0.0.7"))...),
 	}, {
 		Name:    "fault 1: KIngress gone, EndpointSlices: the last addresses are kept",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: append([]runtime.Object{untagged, gateway()}, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects: append([]runtime.Object{untagged, gateway()}, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "LoadBalancerNotReady",
 				"Service %q keeps its last addresses: KIngress %q does not exist; they follow it again once it has a load balancer", h, h),
@@ -140,14 +143,14 @@ func TestReconcileFaults(t *testing.T) {
 		Name:    "fault 1: load balancer gone and the Service deleted: it comes back, the last addresses stay",
 		Key:     key,
 		Ctx:     withMode(eps, on),
-		Objects: base(untagged, lbNone, live(desired(untagged, lbIP, eps, on)[h].Endpoints, desired(untagged, lbIP, eps, on)[h].Slices[0])...),
+		Objects: base(untagged, lbNone, live(rt.Endpoints(h, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		// The slice of the deleted Service is garbage collected: it is
 		// made again, from what it held, for the new one (the fake
 		// clientset gives the new Service no UID).
 		WantCreates: []runtime.Object{
-			desired(untagged, lbIP, eps, on)[h].Service,
-			unbound(desired(untagged, lbIP, eps, on)[h].Slices[0].DeepCopy()),
-			unbound(desired(untagged, lbIP, eps, on)[h].Slices[0].DeepCopy()),
+			rt.HeadlessService(h),
+			unbound(rt.Slice(h, ipv4, "10.0.0.7")),
+			unbound(rt.Slice(h, ipv4, "10.0.0.7")),
 		},
 		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
 		WantEvents: []string{
@@ -159,7 +162,7 @@ func TestReconcileFaults(t *testing.T) {
 		Name:    "fault 1: load balancer gone while switching to ExternalName: our slices stay until the route reconciler reshapes",
 		Key:     key,
 		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbNone, live(objects(desired(untagged, lbInternal, es, on, gateway()))...)...),
+		Objects: base(untagged, lbNone, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.96.100.10"))...),
 	}, {
 		// Fault 2: a replacement the apiserver refuses must not be preceded
 		// by the delete.
@@ -170,7 +173,7 @@ func TestReconcileFaults(t *testing.T) {
 		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "services", invalid)},
 		WantErr:      true,
 		// The dry run only.
-		WantCreates: []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
+		WantCreates: []runtime.Object{rt.HeadlessService(h)},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "CreationFailed",
 				"Failed to create Service %q (dry run before replacing it; the current one is kept): %v", h, invalid),
@@ -183,15 +186,15 @@ func TestReconcileFaults(t *testing.T) {
 		Name:    "fault 4: a slice of ours without its managed-by label is taken back, the other name proceeds",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(route, lbIP, live(withoutLabel(desired(route, lbIP, es, on)[tg].Slices[0], discoveryv1.LabelManagedBy))...),
+		Objects: base(route, lbIP, live(withoutLabel(rt.Slice(tg, ipv4, "10.0.0.7"), discoveryv1.LabelManagedBy))...),
 		WantCreates: []runtime.Object{
-			desired(route, lbIP, es, on)[tg].Service, desired(route, lbIP, es, on)[h].Service,
-			desired(route, lbIP, es, on)[tg].Slices[0], desired(route, lbIP, es, on)[h].Slices[0],
+			rt.HeadlessService(tg), rt.HeadlessService(h),
+			rt.Slice(tg, ipv4, "10.0.0.7"), rt.Slice(h, ipv4, "10.0.0.7"),
 		},
 		// The fake clientset gives the created Service no UID: the slice
 		// is taken back for a Service of UID "".
 		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(unbound(withUID(liveOne(desired(route, lbIP, es, on)[tg].Slices[0])))),
+			updateOf(unbound(withUID(liveOne(rt.Slice(tg, ipv4, "10.0.0.7"))))),
 		},
 		WantEvents: []string{
 			done("Created", obj(plan.KindService, tg), obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
@@ -200,12 +203,12 @@ func TestReconcileFaults(t *testing.T) {
 		Name: "fault 4: a foreign slice with a wanted name and no label blocks that name only",
 		Key:  key,
 		Ctx:  withMode(es, on),
-		Objects: base(route, lbIP, foreign(liveOne(withoutLabel(withoutLabel(desired(route, lbIP, es, on)[tg].Slices[0],
+		Objects: base(route, lbIP, foreign(liveOne(withoutLabel(withoutLabel(rt.Slice(tg, ipv4, "10.0.0.7"),
 			discoveryv1.LabelManagedBy), "serving.knative.dev/route")))),
 		WantErr: true,
 		WantCreates: []runtime.Object{
-			desired(route, lbIP, es, on)[tg].Service, desired(route, lbIP, es, on)[h].Service,
-			desired(route, lbIP, es, on)[tg].Slices[0], desired(route, lbIP, es, on)[h].Slices[0],
+			rt.HeadlessService(tg), rt.HeadlessService(h),
+			rt.Slice(tg, ipv4, "10.0.0.7"), rt.Slice(h, ipv4, "10.0.0.7"),
 		},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q already exists and is not controlled by Route %q; it is left alone", tg+"-ipv4", h),
@@ -217,11 +220,11 @@ func TestReconcileFaults(t *testing.T) {
 		Name:    "fault 4: a failing create stops its own name only",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(route, lbIP, live(desired(route, lbIP, es, on)[h].Service, desired(route, lbIP, es, on)[tg].Service)...),
+		Objects: base(route, lbIP, live(rt.HeadlessService(h), rt.HeadlessService(tg))...),
 		// The tag's slice comes first in the plan and fails.
 		WithReactors: []clientgotesting.ReactionFunc{refuseNamed("create", "endpointslices", tg+"-ipv4", errors.New("inducing failure"))},
 		WantErr:      true,
-		WantCreates:  []runtime.Object{bound(desired(route, lbIP, es, on)[tg].Slices[0]), bound(desired(route, lbIP, es, on)[h].Slices[0])},
+		WantCreates:  []runtime.Object{bound(rt.Slice(tg, ipv4, "10.0.0.7")), bound(rt.Slice(h, ipv4, "10.0.0.7"))},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create EndpointSlice %q: inducing failure", tg+"-ipv4"),
 			created(plan.KindEndpointSlice, h+"-ipv4"),
@@ -233,7 +236,7 @@ func TestReconcileFaults(t *testing.T) {
 		Name:    "fault 5: Endpoints mode, IPv4+IPv6, switched to ExternalName: the route reconciler refuses two entries, ours go",
 		Key:     key,
 		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbDual, live(objects(desired(untagged, lbDual, ep, on))...)...),
+		Objects: base(untagged, lbDual, live(rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7", "fd00::7"}))...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{
 			deleteOf(servicesResource, h), deleteOf(endpointsResource, h),
 		},
@@ -242,17 +245,17 @@ func TestReconcileFaults(t *testing.T) {
 		Name:    "fault 5: Endpoints of ours from before the mark get it",
 		Key:     key,
 		Ctx:     withMode(ep, on),
-		Objects: base(untagged, lbIP, live(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel), desired(untagged, lbIP, ep, on)[h].Service)...),
+		Objects: base(untagged, lbIP, live(withoutLabel(rt.Endpoints(h, []string{"10.0.0.7"}), names.MarkLabel), rt.HeadlessService(h))...),
 		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(desired(untagged, lbIP, ep, on)[h].Endpoints)),
+			updateOf(withUID(rt.Endpoints(h, []string{"10.0.0.7"}))),
 		},
 	}, {
 		Name:    "fault 5: released with an IP: the route reconciler takes over our Endpoints, mark and skip-mirror off",
 		Key:     key,
 		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, ep, on))...)...),
+		Objects: base(untagged, lbIP, live(rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}))...),
 		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(liveOne(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel)))),
+			updateOf(withUID(liveOne(withoutLabel(rt.Endpoints(h, []string{"10.0.0.7"}), names.MarkLabel)))),
 		},
 	}, {
 		// Fault 6: an address the apiserver would refuse is left out and
@@ -262,7 +265,7 @@ func TestReconcileFaults(t *testing.T) {
 		Ctx:     withMode(es, on),
 		Objects: base(untagged, []netv1alpha1.LoadBalancerIngressStatus{rt.IP("127.0.0.1"), rt.IP("10.0.0.7")}),
 		WantCreates: []runtime.Object{
-			desired(untagged, lbIP, es, on)[h].Service, desired(untagged, lbIP, es, on)[h].Slices[0],
+			rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"),
 		},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "LoadBalancerUnresolvable",
@@ -270,10 +273,12 @@ func TestReconcileFaults(t *testing.T) {
 			done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
 		},
 	}, {
-		Name:    "fault 6: an IPv4-mapped load balancer IP is used as IPv4, and said so",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(untagged, []netv1alpha1.LoadBalancerIngressStatus{rt.IP("::ffff:10.0.0.7")}, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Name: "fault 6: an IPv4-mapped load balancer IP is used as IPv4, and said so",
+		Key:  key,
+		Ctx:  withMode(es, on),
+		Objects: base(untagged, []netv1alpha1.LoadBalancerIngressStatus{rt.IP("::ffff:10.0.0.7")}, live(
+			rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"),
+		)...),
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "LoadBalancerAddressRewritten",
 				"Service %q: IPv4MappedAddress: load balancer IP ::ffff:10.0.0.7 is an IPv4-mapped IPv6 address; it is used as 10.0.0.7", h),
@@ -283,7 +288,7 @@ func TestReconcileFaults(t *testing.T) {
 		Name:    "fault 7: a fallback Warning already reported is not repeated",
 		Key:     key,
 		Ctx:     withWarned(withMode(es, on), fallbackWarning),
-		Objects: base(markedRoute(untagged, fallbackWarning), lbDomain, live(objects(desired(untagged, lbDomain, es, on))...)...),
+		Objects: base(markedRoute(untagged, fallbackWarning), lbDomain, live(rt.HeadlessService(h, rt.WithExternalName("lb.example.com")))...),
 	}, {
 		Name:    "fault 7: AlreadyExists for our own Service the informer has not shown: no NotOwned",
 		Key:     key,
@@ -291,36 +296,36 @@ func TestReconcileFaults(t *testing.T) {
 		Objects: base(untagged, lbIP),
 		WithReactors: []clientgotesting.ReactionFunc{
 			refuse("create", "services", apierrs.NewAlreadyExists(schema.GroupResource{Resource: "services"}, h)),
-			serve("services", liveOne(desired(untagged, lbIP, es, on)[h].Service)),
+			serve("services", liveOne(rt.HeadlessService(h))),
 		},
 		WantErr:     true,
-		WantCreates: []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
+		WantCreates: []runtime.Object{rt.HeadlessService(h)},
 	}, {
 		// A replica that lost its lease while frozen wakes with stale
 		// caches: the slice the new leader made is not rewritten.
 		Name:    "fault 7: AlreadyExists for our own slice the informer has not shown: requeued, not rewritten",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbIP, live(desired(untagged, lbIP, es, on)[h].Service)...),
+		Objects: base(untagged, lbIP, live(rt.HeadlessService(h))...),
 		WithReactors: []clientgotesting.ReactionFunc{
 			refuse("create", "endpointslices", apierrs.NewAlreadyExists(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, h+"-ipv4")),
-			serve("endpointslices", liveOne(desired(untagged, lbIP, es, on)[h].Slices[0])),
+			serve("endpointslices", liveOne(rt.Slice(h, ipv4, "10.0.0.7"))),
 		},
 		WantErr:     true,
-		WantCreates: []runtime.Object{bound(desired(untagged, lbIP, es, on)[h].Slices[0])},
+		WantCreates: []runtime.Object{bound(rt.Slice(h, ipv4, "10.0.0.7"))},
 	}, {
 		Name:         "fault 7: a conflict is retried without a Warning",
 		Key:          key,
 		Ctx:          withMode(es, on),
-		Objects:      base(untagged, lbIP2, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects:      base(untagged, lbIP2, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WithReactors: []clientgotesting.ReactionFunc{refuse("update", "endpointslices", conflict)},
 		WantErr:      true,
-		WantUpdates:  []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
+		WantUpdates:  []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(rt.Slice(h, ipv4, "10.0.0.8"))))},
 	}, {
 		Name:    "not owned: a Service someone else made with the Route's name",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbIP, foreign(liveOne(desired(untagged, lbIP, es, on)[h].Service))),
+		Objects: base(untagged, lbIP, foreign(liveOne(rt.HeadlessService(h)))),
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "NotOwned", "Service %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
 		},
@@ -329,8 +334,8 @@ func TestReconcileFaults(t *testing.T) {
 		Name: "not owned: Endpoints someone else made with the Route's name",
 		Key:  key,
 		Ctx:  withMode(ep, on),
-		Objects: base(untagged, lbIP, liveOne(desired(untagged, lbIP, ep, on)[h].Service),
-			foreign(liveOne(desired(untagged, lbIP, ep, on)[h].Endpoints))),
+		Objects: base(untagged, lbIP, liveOne(rt.HeadlessService(h)),
+			foreign(liveOne(rt.Endpoints(h, []string{"10.0.0.7"})))),
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "NotOwned", "Endpoints %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
 		},
@@ -339,8 +344,8 @@ func TestReconcileFaults(t *testing.T) {
 		Name: "not owned: an EndpointSlice with our label that the Route does not control",
 		Key:  key,
 		Ctx:  withMode(es, on),
-		Objects: base(untagged, lbIP, liveOne(desired(untagged, lbIP, es, on)[h].Service),
-			foreign(liveOne(desired(untagged, lbIP, es, on)[h].Slices[0]))),
+		Objects: base(untagged, lbIP, liveOne(rt.HeadlessService(h)),
+			foreign(liveOne(rt.Slice(h, ipv4, "10.0.0.7")))),
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h+"-ipv4", h),
 		},
@@ -354,7 +359,7 @@ func TestReconcileFaults(t *testing.T) {
 		Objects:      base(untagged, lbIP),
 		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("create", "services")},
 		WantErr:      true,
-		WantCreates:  []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
+		WantCreates:  []runtime.Object{rt.HeadlessService(h)},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: inducing failure for create services", h),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create Service %q: inducing failure for create services", h),
@@ -364,20 +369,23 @@ func TestReconcileFaults(t *testing.T) {
 		Name:         "update fails",
 		Key:          key,
 		Ctx:          withMode(es, on),
-		Objects:      base(untagged, lbIP2, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects:      base(untagged, lbIP2, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("update", "endpointslices")},
 		WantErr:      true,
-		WantUpdates:  []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
+		WantUpdates:  []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(rt.Slice(h, ipv4, "10.0.0.8"))))},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4"),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4"),
 		},
 		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: inducing failure for update endpointslices", h+"-ipv4")),
 	}, {
-		Name:         "delete fails",
-		Key:          key,
-		Ctx:          withMode(es, on),
-		Objects:      base(untagged, lbIP, live(objects(desired(route, lbIP, es, on))...)...),
+		Name: "delete fails",
+		Key:  key,
+		Ctx:  withMode(es, on),
+		Objects: base(untagged, lbIP, live(
+			rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"),
+			rt.HeadlessService(tg), rt.Slice(tg, ipv4, "10.0.0.7"),
+		)...),
 		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("delete", "services")},
 		WantErr:      true,
 		WantDeletes:  []clientgotesting.DeleteActionImpl{deleteOf(servicesResource, tg)},
@@ -387,10 +395,13 @@ func TestReconcileFaults(t *testing.T) {
 		},
 		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "DeleteFailed", "Failed to delete Service %q: inducing failure for delete services", tg)),
 	}, {
-		Name:    "delete finds the object already gone (garbage collected): not an error",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(untagged, lbIP, live(objects(desired(route, lbIP, eps, on))...)...),
+		Name: "delete finds the object already gone (garbage collected): not an error",
+		Key:  key,
+		Ctx:  withMode(eps, on),
+		Objects: base(untagged, lbIP, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(h, ipv4, "10.0.0.7"),
+			rt.HeadlessService(tg), rt.Endpoints(tg, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(tg, ipv4, "10.0.0.7"),
+		)...),
 		WithReactors: []clientgotesting.ReactionFunc{
 			refuse("delete", "endpointslices", apierrs.NewNotFound(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, tg+"-ipv4")),
 		},
@@ -404,12 +415,12 @@ func TestReconcileFaults(t *testing.T) {
 		Name:    "update finds the object gone: an error",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbIP2, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects: base(untagged, lbIP2, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WithReactors: []clientgotesting.ReactionFunc{
 			refuse("update", "endpointslices", apierrs.NewNotFound(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, h+"-ipv4")),
 		},
 		WantErr:     true,
-		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbIP2, es, on)[h].Slices[0])))},
+		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(rt.Slice(h, ipv4, "10.0.0.8"))))},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "UpdateFailed", "Failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to update EndpointSlice %q: endpointslices.discovery.k8s.io %q not found", h+"-ipv4", h+"-ipv4"),
@@ -419,10 +430,10 @@ func TestReconcileFaults(t *testing.T) {
 		Name:         "an EndpointSlice refused as invalid: the Warning says how many addresses it held and the limit",
 		Key:          key,
 		Ctx:          withMode(es, on),
-		Objects:      base(untagged, lbIP, live(desired(untagged, lbIP, es, on)[h].Service)...),
+		Objects:      base(untagged, lbIP, live(rt.HeadlessService(h))...),
 		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "endpointslices", invalidSlice)},
 		WantErr:      true,
-		WantCreates:  []runtime.Object{bound(desired(untagged, lbIP, es, on)[h].Slices[0])},
+		WantCreates:  []runtime.Object{bound(rt.Slice(h, ipv4, "10.0.0.7"))},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create EndpointSlice %q holding 1 addresses (at most 1000 in an EndpointSlice): %v", h+"-ipv4", invalidSlice),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create EndpointSlice %q: %v", h+"-ipv4", invalidSlice),
@@ -438,14 +449,14 @@ func TestReconcileFaults(t *testing.T) {
 		Ctx:          withMode(es, on),
 		Objects:      base(route, lbIP),
 		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "services", terminatingErr("services", tg))},
-		WantCreates:  []runtime.Object{desired(route, lbIP, es, on)[tg].Service},
+		WantCreates:  []runtime.Object{rt.HeadlessService(tg)},
 	}, {
 		Name:         "the namespace is terminating during a replacement's dry run: dropped before the delete",
 		Key:          key,
 		Ctx:          withMode(es, on),
 		Objects:      base(untagged, lbIP, live(routeReconcilerObjects(untagged, lbMesh)...)...),
 		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "services", terminatingErr("services", h))},
-		WantCreates:  []runtime.Object{desired(untagged, lbIP, es, on)[h].Service},
+		WantCreates:  []runtime.Object{rt.HeadlessService(h)},
 	}}
 	table.Test(t, recording(factory()))
 }

@@ -19,7 +19,6 @@ package routeaddress
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"strings"
 	"testing"
 
@@ -46,7 +45,6 @@ import (
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
@@ -75,78 +73,11 @@ var (
 	lbNone     []netv1alpha1.LoadBalancerIngressStatus
 )
 
-// desired is what the reconciler should make for route in mode, per name,
-// written out with the literal builders of the testing package (not made
-// by resources, the code under test): the load balancer's IPs, or the
-// ClusterIPs of the Service (among svcs) its DomainInternal names.
-func desired(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, mode netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback, svcs ...*corev1.Service) map[string]*resources.Addressing {
-	var (
-		ips      []string
-		external string
-		mesh     bool
-	)
-	for _, e := range lb {
-		switch {
-		case e.IP != "":
-			ips = append(ips, e.IP)
-		case e.DomainInternal != "":
-			for _, s := range svcs {
-				if e.DomainInternal == s.Name+"."+s.Namespace+".svc.cluster.local" {
-					ips = append(ips, s.Spec.ClusterIPs...)
-				}
-			}
-		case e.Domain != "":
-			external = e.Domain
-		case e.MeshOnly:
-			mesh = true
-		}
-	}
-	names := []string{route.Name}
-	for _, t := range route.Spec.Traffic {
-		if t.Tag != "" {
-			names = append(names, t.Tag+"-"+route.Name)
-		}
-	}
-	out := map[string]*resources.Addressing{}
-	for _, n := range names {
-		a := &resources.Addressing{Name: n}
-		switch {
-		case mesh:
-			a.Service = rt.HeadlessService(n, rt.WithMeshClusterIP)
-		case len(ips) == 0 && external != "" && fb == netcfg.RouteAddressFallbackEnabled:
-			a.Service = rt.HeadlessService(n, rt.WithExternalName(external))
-		default:
-			a.Service = rt.HeadlessService(n)
-		}
-		if len(ips) > 0 && !mesh {
-			if mode.WritesEndpoints() {
-				var opts []rt.EndpointsOption
-				if mode.WritesEndpointSlices() {
-					opts = append(opts, rt.WithSkipMirror)
-				}
-				a.Endpoints = rt.Endpoints(n, ips, opts...)
-			}
-			if mode.WritesEndpointSlices() {
-				var v4, v6 []string
-				for _, ip := range ips {
-					if netip.MustParseAddr(ip).Is4() {
-						v4 = append(v4, ip)
-					} else {
-						v6 = append(v6, ip)
-					}
-				}
-				if len(v4) > 0 {
-					a.Slices = append(a.Slices, rt.Slice(n, discoveryv1.AddressTypeIPv4, v4...))
-				}
-				if len(v6) > 0 {
-					a.Slices = append(a.Slices, rt.Slice(n, discoveryv1.AddressTypeIPv6, v6...))
-				}
-			}
-		}
-		out[n] = a
-	}
-	return out
-}
+// The address families of the test's EndpointSlices.
+const (
+	ipv4 = discoveryv1.AddressTypeIPv4
+	ipv6 = discoveryv1.AddressTypeIPv6
+)
 
 // live returns the objects as the apiserver stores them: defaulted, with
 // UIDs, and (for an allocated Service) a cluster IP.
@@ -185,27 +116,6 @@ func ownedByLive(refs []metav1.OwnerReference) []metav1.OwnerReference {
 	return refs
 }
 
-// objects flattens addressings into their Services, Endpoints and slices.
-func objects(as map[string]*resources.Addressing) []runtime.Object {
-	var out []runtime.Object
-	for _, n := range []string{rt.RouteName, rt.TagService} {
-		a := as[n]
-		if a == nil {
-			continue
-		}
-		if a.Service != nil {
-			out = append(out, a.Service)
-		}
-		if a.Endpoints != nil {
-			out = append(out, a.Endpoints)
-		}
-		for _, s := range a.Slices {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 func base(route *v1.Route, lb []netv1alpha1.LoadBalancerIngressStatus, extra ...runtime.Object) []runtime.Object {
 	return append([]runtime.Object{route, rt.Ingress(route, lb...), gateway()}, extra...)
 }
@@ -240,9 +150,6 @@ func TestReconcile(t *testing.T) {
 	untagged := rt.Route(false)
 	es, eps := netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpointsAndSlices
 	on := netcfg.RouteAddressFallbackEnabled
-	d := func(lb []netv1alpha1.LoadBalancerIngressStatus, m netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) map[string]*resources.Addressing {
-		return desired(route, lb, m, fb, gateway())
-	}
 	h, tg := rt.RouteName, rt.TagService
 
 	table := TableTest{{
@@ -253,14 +160,13 @@ func TestReconcile(t *testing.T) {
 		Key:  "foo/not-found",
 	}}
 
-	ipSlices := d(lbIP, es, on)
 	table = append(table, TableRow{
 		Name:    "create: EndpointSlices, IP",
 		Key:     key,
 		Ctx:     withMode(es, on),
 		Objects: base(route, lbIP),
 		WantCreates: []runtime.Object{
-			ipSlices[tg].Service, ipSlices[h].Service, ipSlices[tg].Slices[0], ipSlices[h].Slices[0],
+			rt.HeadlessService(tg), rt.HeadlessService(h), rt.Slice(tg, ipv4, "10.0.0.7"), rt.Slice(h, ipv4, "10.0.0.7"),
 		},
 		WantEvents: []string{
 			done("Created", obj(plan.KindService, tg), obj(plan.KindService, h),
@@ -272,43 +178,51 @@ func TestReconcile(t *testing.T) {
 		Ctx:     withMode(eps, on),
 		Objects: base(route, lbNone),
 		WantCreates: []runtime.Object{
-			d(lbNone, eps, on)[tg].Service, d(lbNone, eps, on)[h].Service,
+			rt.HeadlessService(tg), rt.HeadlessService(h),
 		},
 		WantEvents: []string{done("Created", obj(plan.KindService, tg), obj(plan.KindService, h))},
 	}, TableRow{
-		Name:    "update: the load balancer IP changes",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(route, lbIP2, live(objects(d(lbIP, eps, on))...)...),
+		Name: "update: the load balancer IP changes",
+		Key:  key,
+		Ctx:  withMode(eps, on),
+		Objects: base(route, lbIP2, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(h, ipv4, "10.0.0.7"),
+			rt.HeadlessService(tg), rt.Endpoints(tg, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(tg, ipv4, "10.0.0.7"),
+		)...),
 		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(liveOne(d(lbIP2, eps, on)[tg].Slices[0]))),
-			updateOf(withUID(d(lbIP2, eps, on)[tg].Endpoints)),
-			updateOf(withUID(liveOne(d(lbIP2, eps, on)[h].Slices[0]))),
-			updateOf(withUID(d(lbIP2, eps, on)[h].Endpoints)),
+			updateOf(withUID(liveOne(rt.Slice(tg, ipv4, "10.0.0.8")))),
+			updateOf(withUID(rt.Endpoints(tg, []string{"10.0.0.8"}, rt.WithSkipMirror))),
+			updateOf(withUID(liveOne(rt.Slice(h, ipv4, "10.0.0.8")))),
+			updateOf(withUID(rt.Endpoints(h, []string{"10.0.0.8"}, rt.WithSkipMirror))),
 		},
 		// Updates are logged, not evented.
 	}, TableRow{
 		Name:    "update: a new tag gets its Service and slices",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(route, lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects: base(route, lbIP, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WantCreates: []runtime.Object{
-			ipSlices[tg].Service, ipSlices[tg].Slices[0],
+			rt.HeadlessService(tg), rt.Slice(tg, ipv4, "10.0.0.7"),
 		},
 		WantEvents: []string{done("Created", obj(plan.KindService, tg), obj(plan.KindEndpointSlice, tg+"-ipv4"))},
 	}, TableRow{
 		// Our objects as made for the old gateway ClusterIP; the gateway
 		// Service now has a new one.
-		Name:        "update: the DomainInternal target Service gets a new ClusterIP",
-		Key:         key,
-		Ctx:         withMode(es, on),
-		Objects:     append([]runtime.Object{untagged, rt.Ingress(untagged, lbInternal...), gateway("10.96.200.20")}, live(objects(desired(untagged, lbInternal, es, on, gateway()))...)...),
-		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(desired(untagged, lbInternal, es, on, gateway("10.96.200.20"))[h].Slices[0])))},
+		Name: "update: the DomainInternal target Service gets a new ClusterIP",
+		Key:  key,
+		Ctx:  withMode(es, on),
+		Objects: append([]runtime.Object{untagged, rt.Ingress(untagged, lbInternal...), gateway("10.96.200.20")}, live(
+			rt.HeadlessService(h), rt.Slice(h, ipv4, "10.96.100.10"),
+		)...),
+		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(withUID(liveOne(rt.Slice(h, ipv4, "10.96.200.20"))))},
 	}, TableRow{
-		Name:    "tag removed: its Service, Endpoints and slices are deleted",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(untagged, lbIP, live(objects(desired(route, lbIP, eps, on))...)...),
+		Name: "tag removed: its Service, Endpoints and slices are deleted",
+		Key:  key,
+		Ctx:  withMode(eps, on),
+		Objects: base(untagged, lbIP, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(h, ipv4, "10.0.0.7"),
+			rt.HeadlessService(tg), rt.Endpoints(tg, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(tg, ipv4, "10.0.0.7"),
+		)...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{
 			deleteOf(servicesResource, tg), deleteOf(endpointsResource, tg), deleteOf(slicesResource, tg+"-ipv4"),
 		},

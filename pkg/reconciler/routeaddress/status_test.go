@@ -51,7 +51,7 @@ func TestReconcileStatus(t *testing.T) {
 		Name:    "every name has its addresses again: the condition is removed",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(markedRoute(untagged, notOwned), lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects: base(markedRoute(untagged, notOwned), lbIP, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WantStatusUpdates: []clientgotesting.UpdateActionImpl{{
 			Object: untagged,
 		}},
@@ -79,7 +79,7 @@ func TestReconcileStatus(t *testing.T) {
 		Name:         "the status update fails: an error",
 		Key:          key,
 		Ctx:          withMode(es, on),
-		Objects:      base(markedRoute(untagged, notOwned), lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects:      base(markedRoute(untagged, notOwned), lbIP, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WithReactors: []clientgotesting.ReactionFunc{InduceFailure("update", "routes")},
 		WantErr:      true,
 		WantStatusUpdates: []clientgotesting.UpdateActionImpl{{
@@ -92,7 +92,7 @@ func TestReconcileStatus(t *testing.T) {
 		Name:         "the status update conflicts: read again and written",
 		Key:          key,
 		Ctx:          withMode(es, on),
-		Objects:      base(markedRoute(untagged, notOwned), lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects:      base(markedRoute(untagged, notOwned), lbIP, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WithReactors: []clientgotesting.ReactionFunc{conflictOnce("update", "routes")},
 		WantStatusUpdates: []clientgotesting.UpdateActionImpl{{
 			Object: untagged,
@@ -103,7 +103,7 @@ func TestReconcileStatus(t *testing.T) {
 		Name:    "the status update conflicts and the Route read again already says it: no second write",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(markedRoute(untagged, notOwned), lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects: base(markedRoute(untagged, notOwned), lbIP, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WithReactors: []clientgotesting.ReactionFunc{
 			conflictOnce("update", "routes"),
 			serve("routes", untagged),

@@ -21,11 +21,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	. "knative.dev/pkg/reconciler/testing"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
@@ -35,9 +33,6 @@ func TestReconcileSteadyState(t *testing.T) {
 	route := rt.Route(true)
 	es, ep, eps, en := netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressModeExternalName
 	on := netcfg.RouteAddressFallbackEnabled
-	d := func(lb []netv1alpha1.LoadBalancerIngressStatus, m netcfg.RouteAddressMode, fb netcfg.RouteAddressFallback) map[string]*resources.Addressing {
-		return desired(route, lb, m, fb, gateway())
-	}
 	h, tg := rt.RouteName, rt.TagService
 	fallbackWarning := func(svc string) string {
 		return Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
@@ -79,98 +74,131 @@ func TestReconcileSteadyState(t *testing.T) {
 		Ctx:     withMode(en, on),
 		Objects: base(route, lbNone, live(routeReconcilerObjects(route, lbNone)...)...),
 	}, {
-		Name:    "steady state, endpoints, IP",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(route, lbIP, live(objects(d(lbIP, ep, on))...)...),
+		Name: "steady state, endpoints, IP",
+		Key:  key,
+		Ctx:  withMode(ep, on),
+		Objects: base(route, lbIP, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}),
+			rt.HeadlessService(tg), rt.Endpoints(tg, []string{"10.0.0.7"}),
+		)...),
 	}, {
-		Name:    "steady state, endpoints, IPv4+IPv6",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(route, lbDual, live(objects(d(lbDual, ep, on))...)...),
+		Name: "steady state, endpoints, IPv4+IPv6",
+		Key:  key,
+		Ctx:  withMode(ep, on),
+		Objects: base(route, lbDual, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7", "fd00::7"}),
+			rt.HeadlessService(tg), rt.Endpoints(tg, []string{"10.0.0.7", "fd00::7"}),
+		)...),
 	}, {
-		Name:    "steady state, endpoints, DomainInternal",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(route, lbInternal, live(objects(d(lbInternal, ep, on))...)...),
+		Name: "steady state, endpoints, DomainInternal",
+		Key:  key,
+		Ctx:  withMode(ep, on),
+		Objects: base(route, lbInternal, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.96.100.10"}),
+			rt.HeadlessService(tg), rt.Endpoints(tg, []string{"10.96.100.10"}),
+		)...),
 	}, {
-		Name:       "steady state, endpoints, Domain",
-		Key:        key,
-		Ctx:        withMode(ep, on),
-		Objects:    base(markedRoute(route, fallbackWarning(h)), lbDomain, live(objects(d(lbDomain, ep, on))...)...),
+		Name: "steady state, endpoints, Domain",
+		Key:  key,
+		Ctx:  withMode(ep, on),
+		Objects: base(markedRoute(route, fallbackWarning(h)), lbDomain, live(
+			rt.HeadlessService(h, rt.WithExternalName("lb.example.com")),
+			rt.HeadlessService(tg, rt.WithExternalName("lb.example.com")),
+		)...),
 		WantEvents: []string{fallbackWarning(h), fallbackWarning(tg)},
 	}, {
 		Name:    "steady state, endpoints, MeshOnly",
 		Key:     key,
 		Ctx:     withMode(ep, on),
-		Objects: base(route, lbMesh, live(objects(d(lbMesh, ep, on))...)...),
+		Objects: base(route, lbMesh, live(rt.HeadlessService(h, rt.WithMeshClusterIP), rt.HeadlessService(tg, rt.WithMeshClusterIP))...),
 	}, {
 		Name:    "steady state, endpoints, none",
 		Key:     key,
 		Ctx:     withMode(ep, on),
-		Objects: base(route, lbNone, live(objects(d(lbNone, ep, on))...)...),
+		Objects: base(route, lbNone, live(rt.HeadlessService(h), rt.HeadlessService(tg))...),
 	}, {
 		Name:    "steady state, endpointslices, IP",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(route, lbIP, live(objects(d(lbIP, es, on))...)...),
+		Objects: base(route, lbIP, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"), rt.HeadlessService(tg), rt.Slice(tg, ipv4, "10.0.0.7"))...),
 	}, {
-		Name:    "steady state, endpointslices, IPv4+IPv6",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(route, lbDual, live(objects(d(lbDual, es, on))...)...),
+		Name: "steady state, endpointslices, IPv4+IPv6",
+		Key:  key,
+		Ctx:  withMode(es, on),
+		Objects: base(route, lbDual, live(
+			rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"), rt.Slice(h, ipv6, "fd00::7"),
+			rt.HeadlessService(tg), rt.Slice(tg, ipv4, "10.0.0.7"), rt.Slice(tg, ipv6, "fd00::7"),
+		)...),
 	}, {
-		Name:    "steady state, endpointslices, DomainInternal",
-		Key:     key,
-		Ctx:     withMode(es, on),
-		Objects: base(route, lbInternal, live(objects(d(lbInternal, es, on))...)...),
+		Name: "steady state, endpointslices, DomainInternal",
+		Key:  key,
+		Ctx:  withMode(es, on),
+		Objects: base(route, lbInternal, live(
+			rt.HeadlessService(h), rt.Slice(h, ipv4, "10.96.100.10"),
+			rt.HeadlessService(tg), rt.Slice(tg, ipv4, "10.96.100.10"),
+		)...),
 	}, {
-		Name:       "steady state, endpointslices, Domain",
-		Key:        key,
-		Ctx:        withMode(es, on),
-		Objects:    base(markedRoute(route, fallbackWarning(h)), lbDomain, live(objects(d(lbDomain, es, on))...)...),
+		Name: "steady state, endpointslices, Domain",
+		Key:  key,
+		Ctx:  withMode(es, on),
+		Objects: base(markedRoute(route, fallbackWarning(h)), lbDomain, live(
+			rt.HeadlessService(h, rt.WithExternalName("lb.example.com")),
+			rt.HeadlessService(tg, rt.WithExternalName("lb.example.com")),
+		)...),
 		WantEvents: []string{fallbackWarning(h), fallbackWarning(tg)},
 	}, {
 		Name:    "steady state, endpointslices, MeshOnly",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(route, lbMesh, live(objects(d(lbMesh, es, on))...)...),
+		Objects: base(route, lbMesh, live(rt.HeadlessService(h, rt.WithMeshClusterIP), rt.HeadlessService(tg, rt.WithMeshClusterIP))...),
 	}, {
 		Name:    "steady state, endpointslices, none",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(route, lbNone, live(objects(d(lbNone, es, on))...)...),
+		Objects: base(route, lbNone, live(rt.HeadlessService(h), rt.HeadlessService(tg))...),
 	}, {
-		Name:    "steady state, endpointsandslices, IP",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(route, lbIP, live(objects(d(lbIP, eps, on))...)...),
+		Name: "steady state, endpointsandslices, IP",
+		Key:  key,
+		Ctx:  withMode(eps, on),
+		Objects: base(route, lbIP, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(h, ipv4, "10.0.0.7"),
+			rt.HeadlessService(tg), rt.Endpoints(tg, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(tg, ipv4, "10.0.0.7"),
+		)...),
 	}, {
-		Name:    "steady state, endpointsandslices, IPv4+IPv6",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(route, lbDual, live(objects(d(lbDual, eps, on))...)...),
+		Name: "steady state, endpointsandslices, IPv4+IPv6",
+		Key:  key,
+		Ctx:  withMode(eps, on),
+		Objects: base(route, lbDual, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7", "fd00::7"}, rt.WithSkipMirror), rt.Slice(h, ipv4, "10.0.0.7"), rt.Slice(h, ipv6, "fd00::7"),
+			rt.HeadlessService(tg), rt.Endpoints(tg, []string{"10.0.0.7", "fd00::7"}, rt.WithSkipMirror), rt.Slice(tg, ipv4, "10.0.0.7"), rt.Slice(tg, ipv6, "fd00::7"),
+		)...),
 	}, {
-		Name:    "steady state, endpointsandslices, DomainInternal",
-		Key:     key,
-		Ctx:     withMode(eps, on),
-		Objects: base(route, lbInternal, live(objects(d(lbInternal, eps, on))...)...),
+		Name: "steady state, endpointsandslices, DomainInternal",
+		Key:  key,
+		Ctx:  withMode(eps, on),
+		Objects: base(route, lbInternal, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.96.100.10"}, rt.WithSkipMirror), rt.Slice(h, ipv4, "10.96.100.10"),
+			rt.HeadlessService(tg), rt.Endpoints(tg, []string{"10.96.100.10"}, rt.WithSkipMirror), rt.Slice(tg, ipv4, "10.96.100.10"),
+		)...),
 	}, {
-		Name:       "steady state, endpointsandslices, Domain",
-		Key:        key,
-		Ctx:        withMode(eps, on),
-		Objects:    base(markedRoute(route, fallbackWarning(h)), lbDomain, live(objects(d(lbDomain, eps, on))...)...),
+		Name: "steady state, endpointsandslices, Domain",
+		Key:  key,
+		Ctx:  withMode(eps, on),
+		Objects: base(markedRoute(route, fallbackWarning(h)), lbDomain, live(
+			rt.HeadlessService(h, rt.WithExternalName("lb.example.com")),
+			rt.HeadlessService(tg, rt.WithExternalName("lb.example.com")),
+		)...),
 		WantEvents: []string{fallbackWarning(h), fallbackWarning(tg)},
 	}, {
 		Name:    "steady state, endpointsandslices, MeshOnly",
 		Key:     key,
 		Ctx:     withMode(eps, on),
-		Objects: base(route, lbMesh, live(objects(d(lbMesh, eps, on))...)...),
+		Objects: base(route, lbMesh, live(rt.HeadlessService(h, rt.WithMeshClusterIP), rt.HeadlessService(tg, rt.WithMeshClusterIP))...),
 	}, {
 		Name:    "steady state, endpointsandslices, none",
 		Key:     key,
 		Ctx:     withMode(eps, on),
-		Objects: base(route, lbNone, live(objects(d(lbNone, eps, on))...)...),
+		Objects: base(route, lbNone, live(rt.HeadlessService(h), rt.HeadlessService(tg))...),
 	}}...)
 
 	table.Test(t, recording(factory()))

@@ -47,82 +47,89 @@ func TestReconcileSwitch(t *testing.T) {
 
 	var table TableTest
 	// Mode switches, both directions.
-	intSlices := desired(untagged, lbInternal, es, on, gateway())
 	table = append(table, TableRow{
 		Name:           "switch ExternalName → EndpointSlices: slices first, then the Service turns headless",
 		Key:            key,
 		Ctx:            withMode(es, on),
 		Objects:        base(untagged, lbInternal, live(routeReconcilerObjects(untagged, lbInternal)...)...),
-		WantCreates:    []runtime.Object{bound(intSlices[h].Slices[0])},
-		WantUpdates:    []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(routeReconcilerObjects(untagged, lbInternal)[0].(*corev1.Service)), intSlices[h].Service))},
+		WantCreates:    []runtime.Object{bound(rt.Slice(h, ipv4, "10.96.100.10"))},
+		WantUpdates:    []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(routeReconcilerObjects(untagged, lbInternal)[0].(*corev1.Service)), rt.HeadlessService(h)))},
 		WantEvents:     []string{created(plan.KindEndpointSlice, h+"-ipv4")},
 		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpointslices hello-ipv4", "update services hello")},
 	}, TableRow{
 		Name:    "switch EndpointSlices → ExternalName: nothing until the route reconciler has reshaped the Service",
 		Key:     key,
 		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbInternal, live(objects(intSlices)...)...),
+		Objects: base(untagged, lbInternal, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.96.100.10"))...),
 	}, TableRow{
 		Name:        "switch EndpointSlices → ExternalName: our slices go once the Service is ExternalName",
 		Key:         key,
 		Ctx:         withMode(en, on),
-		Objects:     base(untagged, lbInternal, live(append(routeReconcilerObjects(untagged, lbInternal), intSlices[h].Slices[0])...)...),
+		Objects:     base(untagged, lbInternal, live(append(routeReconcilerObjects(untagged, lbInternal), rt.Slice(h, ipv4, "10.96.100.10"))...)...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
 		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
 	}, TableRow{
 		Name:        "switch Endpoints → EndpointsAndSlices: skip-mirror label on, slices created",
 		Key:         key,
 		Ctx:         withMode(eps, on),
-		Objects:     base(untagged, lbIP, live(objects(desired(untagged, lbIP, ep, on))...)...),
-		WantCreates: []runtime.Object{bound(desired(untagged, lbIP, eps, on)[h].Slices[0])},
+		Objects:     base(untagged, lbIP, live(rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}))...),
+		WantCreates: []runtime.Object{bound(rt.Slice(h, ipv4, "10.0.0.7"))},
 		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(withLabel(desired(untagged, lbIP, ep, on)[h].Endpoints.DeepCopy(), discoveryv1.LabelSkipMirror, "true"))),
+			updateOf(withUID(withLabel(rt.Endpoints(h, []string{"10.0.0.7"}), discoveryv1.LabelSkipMirror, "true"))),
 		},
 		WantEvents: []string{created(plan.KindEndpointSlice, h+"-ipv4")},
 		// The label makes kube-controller-manager delete the mirrored
 		// slice: ours must be there by then.
 		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpointslices hello-ipv4", "update endpoints hello")},
 	}, TableRow{
-		Name:    "switch EndpointsAndSlices → Endpoints: skip-mirror label off, slices kept until mirrored",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, eps, on))...)...),
+		Name: "switch EndpointsAndSlices → Endpoints: skip-mirror label off, slices kept until mirrored",
+		Key:  key,
+		Ctx:  withMode(ep, on),
+		Objects: base(untagged, lbIP, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(h, ipv4, "10.0.0.7"),
+		)...),
 		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(desired(untagged, lbIP, ep, on)[h].Endpoints)),
+			updateOf(withUID(rt.Endpoints(h, []string{"10.0.0.7"}))),
 		},
 		WantErr: true, // requeued: waiting for the mirrored slice
 	}, TableRow{
-		Name:        "switch EndpointsAndSlices → Endpoints: our slices go once the Endpoints are mirrored",
-		Key:         key,
-		Ctx:         withMode(ep, on),
-		Objects:     base(untagged, lbIP, append(live(desired(untagged, lbIP, ep, on)[h].Service, desired(untagged, lbIP, ep, on)[h].Endpoints, desired(untagged, lbIP, eps, on)[h].Slices[0]), mirroredSlice(h, "10.0.0.7"))...),
+		Name: "switch EndpointsAndSlices → Endpoints: our slices go once the Endpoints are mirrored",
+		Key:  key,
+		Ctx:  withMode(ep, on),
+		Objects: base(untagged, lbIP, append(live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}), rt.Slice(h, ipv4, "10.0.0.7"),
+		), mirroredSlice(h, "10.0.0.7"))...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
 		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
 	}, TableRow{
-		Name:    "switch EndpointsAndSlices → Endpoints: a mirrored slice with other addresses is not enough",
-		Key:     key,
-		Ctx:     withMode(ep, on),
-		Objects: base(untagged, lbIP, append(live(desired(untagged, lbIP, ep, on)[h].Service, desired(untagged, lbIP, ep, on)[h].Endpoints, desired(untagged, lbIP, eps, on)[h].Slices[0]), mirroredSlice(h, "10.0.0.9"))...),
+		Name: "switch EndpointsAndSlices → Endpoints: a mirrored slice with other addresses is not enough",
+		Key:  key,
+		Ctx:  withMode(ep, on),
+		Objects: base(untagged, lbIP, append(live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}), rt.Slice(h, ipv4, "10.0.0.7"),
+		), mirroredSlice(h, "10.0.0.9"))...),
 		WantErr: true,
 	}, TableRow{
-		Name:    "switch EndpointsAndSlices → ExternalName with an IP: the labels come off for the route reconciler",
-		Key:     key,
-		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbIP, live(objects(desired(untagged, lbIP, eps, on))...)...),
+		Name: "switch EndpointsAndSlices → ExternalName with an IP: the labels come off for the route reconciler",
+		Key:  key,
+		Ctx:  withMode(en, on),
+		Objects: base(untagged, lbIP, live(
+			rt.HeadlessService(h), rt.Endpoints(h, []string{"10.0.0.7"}, rt.WithSkipMirror), rt.Slice(h, ipv4, "10.0.0.7"),
+		)...),
 		WantUpdates: []clientgotesting.UpdateActionImpl{
-			updateOf(withUID(liveOne(withoutLabel(desired(untagged, lbIP, ep, on)[h].Endpoints, names.MarkLabel)))),
+			updateOf(withUID(liveOne(withoutLabel(rt.Endpoints(h, []string{"10.0.0.7"}), names.MarkLabel)))),
 		},
 	}, TableRow{
 		Name:    "switch EndpointsAndSlices → ExternalName with an IP: once the labels are off, our slices wait for the mirrored slice",
 		Key:     key,
 		Ctx:     withMode(en, on),
-		Objects: base(untagged, lbIP, live(append(routeReconcilerObjects(untagged, lbIP), desired(untagged, lbIP, es, on)[h].Slices[0])...)...),
+		Objects: base(untagged, lbIP, live(append(routeReconcilerObjects(untagged, lbIP), rt.Slice(h, ipv4, "10.0.0.7"))...)...),
 		WantErr: true, // requeued: waiting for the mirrored slice
 	}, TableRow{
 		Name:        "switch EndpointsAndSlices → ExternalName with an IP: our slices go once the route reconciler's Endpoints are mirrored",
 		Key:         key,
 		Ctx:         withMode(en, on),
-		Objects:     base(untagged, lbIP, append(live(append(routeReconcilerObjects(untagged, lbIP), desired(untagged, lbIP, es, on)[h].Slices[0])...), mirroredSlice(h, "10.0.0.7"))...),
+		Objects:     base(untagged, lbIP, append(live(append(routeReconcilerObjects(untagged, lbIP), rt.Slice(h, ipv4, "10.0.0.7"))...), mirroredSlice(h, "10.0.0.7"))...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
 		WantEvents:  []string{deleted(plan.KindEndpointSlice, h+"-ipv4")},
 	}, TableRow{
@@ -134,8 +141,8 @@ func TestReconcileSwitch(t *testing.T) {
 		Name:        "switch EndpointSlices → Endpoints: Endpoints first, slices kept until mirrored",
 		Key:         key,
 		Ctx:         withMode(ep, on),
-		Objects:     base(untagged, lbIP, live(objects(desired(untagged, lbIP, es, on))...)...),
-		WantCreates: []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
+		Objects:     base(untagged, lbIP, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
+		WantCreates: []runtime.Object{rt.Endpoints(h, []string{"10.0.0.7"})},
 		WantEvents:  []string{created(plan.KindEndpoints, h)},
 		WantErr:     true, // requeued: waiting for the mirrored slice
 	}, TableRow{
@@ -143,31 +150,30 @@ func TestReconcileSwitch(t *testing.T) {
 		Key:         key,
 		Ctx:         withMode(ep, on),
 		Objects:     base(untagged, lbIP, live(routeReconcilerObjects(untagged, lbInternal)...)...),
-		WantCreates: []runtime.Object{desired(untagged, lbIP, ep, on)[h].Endpoints},
+		WantCreates: []runtime.Object{rt.Endpoints(h, []string{"10.0.0.7"})},
 		WantEvents:  []string{created(plan.KindEndpoints, h)},
 		WantErr:     true,
 	})
 
 	// Slices are controlled by their Service (issue 14).
-	owned := desired(untagged, lbIP, es, on)
-	routeOwned := live(owned[h].Slices[0])[0].(*discoveryv1.EndpointSlice)
+	routeOwned := live(rt.Slice(h, ipv4, "10.0.0.7"))[0].(*discoveryv1.EndpointSlice)
 	routeOwned.OwnerReferences = []metav1.OwnerReference{*kmeta.NewControllerRef(untagged)}
-	goneOwner := liveOne(owned[h].Slices[0])
+	goneOwner := liveOne(rt.Slice(h, ipv4, "10.0.0.7"))
 	goneOwner.OwnerReferences = plan.OwnerUID(goneOwner.OwnerReferences, "uid-of-a-deleted-service")
 	table = append(table, TableRow{
 		Name:        "a slice controlled by the Route (before slices were owned by their Service) moves to its Service in place",
 		Key:         key,
 		Ctx:         withMode(es, on),
-		Objects:     base(untagged, lbIP, append(live(owned[h].Service), routeOwned)...),
-		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(liveOne(owned[h].Slices[0]))},
+		Objects:     base(untagged, lbIP, append(live(rt.HeadlessService(h)), routeOwned)...),
+		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(liveOne(rt.Slice(h, ipv4, "10.0.0.7")))},
 	}, TableRow{
 		Name:        "a slice whose Service was deleted and created again is replaced, not counted",
 		Key:         key,
 		Ctx:         withMode(es, on),
-		Objects:     base(untagged, lbIP, append(live(owned[h].Service), goneOwner)...),
+		Objects:     base(untagged, lbIP, append(live(rt.HeadlessService(h)), goneOwner)...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
 		// The dry run, then the create.
-		WantCreates:    []runtime.Object{bound(owned[h].Slices[0]), bound(owned[h].Slices[0])},
+		WantCreates:    []runtime.Object{bound(rt.Slice(h, ipv4, "10.0.0.7")), bound(rt.Slice(h, ipv4, "10.0.0.7"))},
 		WantEvents:     []string{done("Created", obj(plan.KindEndpointSlice, h+"-ipv4")), done("Deleted", obj(plan.KindEndpointSlice, h+"-ipv4"))},
 		PostConditions: []func(*testing.T, *TableRow){inOrder("create (dry run) endpointslices hello-ipv4", "delete endpointslices hello-ipv4", "create endpointslices hello-ipv4")},
 	}, TableRow{
@@ -176,7 +182,7 @@ func TestReconcileSwitch(t *testing.T) {
 		Ctx:     withMode(es, on),
 		Objects: base(untagged, lbIP, goneOwner),
 		// The fake clientset gives the created Service no UID.
-		WantCreates:    []runtime.Object{owned[h].Service, unbound(owned[h].Slices[0].DeepCopy()), unbound(owned[h].Slices[0].DeepCopy())},
+		WantCreates:    []runtime.Object{rt.HeadlessService(h), unbound(rt.Slice(h, ipv4, "10.0.0.7")), unbound(rt.Slice(h, ipv4, "10.0.0.7"))},
 		WantDeletes:    []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-ipv4")},
 		WantEvents:     []string{done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")), done("Deleted", obj(plan.KindEndpointSlice, h+"-ipv4"))},
 		PostConditions: []func(*testing.T, *TableRow){inOrder("create services hello", "create (dry run) endpointslices hello-ipv4", "delete endpointslices hello-ipv4", "create endpointslices hello-ipv4")},
@@ -193,8 +199,8 @@ func TestReconcileSwitch(t *testing.T) {
 		},
 		WantCreates: []runtime.Object{
 			// A dry run before the delete, then the create.
-			desired(untagged, lbIP, es, on)[h].Service,
-			desired(untagged, lbIP, es, on)[h].Service, desired(untagged, lbIP, es, on)[h].Slices[0],
+			rt.HeadlessService(h),
+			rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"),
 		},
 		WantEvents: []string{
 			done("Created", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")), deleted(plan.KindService, h),
@@ -204,11 +210,11 @@ func TestReconcileSwitch(t *testing.T) {
 		Name:    "recreate: headless → ExternalName fallback for an external Domain",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: base(untagged, lbDomain, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects: base(untagged, lbDomain, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{
 			deleteOf(servicesResource, h), deleteOf(slicesResource, h+"-ipv4"),
 		},
-		WantCreates: []runtime.Object{desired(untagged, lbDomain, es, on)[h].Service, desired(untagged, lbDomain, es, on)[h].Service},
+		WantCreates: []runtime.Object{rt.HeadlessService(h, rt.WithExternalName("lb.example.com")), rt.HeadlessService(h, rt.WithExternalName("lb.example.com"))},
 		WantEvents: []string{
 			Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
 				"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
@@ -223,7 +229,7 @@ func TestReconcileSwitch(t *testing.T) {
 		Name:    "fallback disabled: headless with no endpoints, never ExternalName",
 		Key:     key,
 		Ctx:     withMode(es, off),
-		Objects: base(untagged, lbDomain, live(objects(desired(untagged, lbIP, es, on))...)...),
+		Objects: base(untagged, lbDomain, live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"))...),
 		WantDeletes: []clientgotesting.DeleteActionImpl{
 			deleteOf(slicesResource, h+"-ipv4"),
 		},
