@@ -192,15 +192,21 @@ in externalname mode our objects removed only once the route reconciler
 has reshaped the Service, so that no name stops answering. It compares
 only the fields routeaddress writes. TestMake: one name's plans."
 
-ra plan/compare_test.go plan/apiserver_test.go plan/owners_test.go plan/split_test.go plan/mirror.go plan/mirror_test.go testing/defaults.go
+ra plan/split_test.go plan/mirror.go plan/mirror_test.go
+step "routeaddress: how addresses are split over slices, and what kube-controller-manager mirrors" \
+"How a family's addresses are split over slices of at most 100 (tests),
+and plan.Mirrored, a model of kube-controller-manager's
+endpointslicemirroring (which Endpoints it mirrors, the labels and
+annotations it copies, one slice per subset and family of at most 1 000
+addresses) for the planner's tests to simulate a cluster with."
+
+ra plan/compare_test.go plan/apiserver_test.go plan/owners_test.go testing/defaults.go
 step "routeaddress: the planner's tests against a simulated apiserver" \
 "Tests only: the planner against objects as an apiserver returns them
 (defaulted fields, immutable clusterIP and addressType, garbage
-collection), which fields it owns, which EndpointSlices are the Route's,
-taking back a slice whose labels were changed, waiting for
-kube-controller-manager's mirrored slice before a name relies on it (its
-mirroring modelled by plan.Mirrored, tested against its rules), and
-how a family's addresses are split over slices of at most 100."
+collection, mirroring), which fields it owns, which EndpointSlices are
+the Route's, taking back a slice whose labels were changed, and waiting
+for kube-controller-manager's mirrored slice before a name relies on it."
 
 ra api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
@@ -251,8 +257,8 @@ of the Route's names that the Route does not control, with the same
 condition and reason as before (IngressReady=False, NotOwned). With
 externalname (the default) nothing changes."
 
-ra rows_test.go steady_test.go switch_test.go faults_test.go order_test.go index_test.go slices_test.go status_test.go
-step "routeaddress: tests of steady state, mode switches, faults, write order and the Route index" \
+ra rows_test.go steady_test.go switch_test.go faults_test.go order_test.go
+step "routeaddress: tests of steady state, mode switches, faults and write order" \
 "Tests only: every mode and load balancer shape, converged, writes
 nothing; switching between externalname and endpointslices both ways
 (slices before a Service turns headless, ours removed only once the route
@@ -261,10 +267,15 @@ balancer changing shape; a name never stops answering where the route
 reconciler's would (a load balancer that goes away, a replacement the
 apiserver refuses, one blocked name never stopping the others, objects
 the Route does not control, each write failing, loopback and IPv4-mapped
-addresses, conflicts, a namespace being deleted); the Route's
-ClusterLocalAddressReady condition set, changed, removed and written again
-after a conflict; the order of the writes against the API; reads through
-the Route index and the EndpointSlice index, scoped to the Route."
+addresses, conflicts, a namespace being deleted); the order of the writes
+against the API."
+
+ra index_test.go slices_test.go status_test.go
+step "routeaddress: tests of the Route's status and of the reads through the indexes" \
+"Tests only: the Route's ClusterLocalAddressReady condition set, changed,
+removed and written again after a conflict; reads through the Route index
+and the EndpointSlice index, scoped to the Route, at a cost that does not
+grow with the namespace's other Routes."
 
 ra large_test.go
 step "routeaddress: tests of load balancers with many addresses" \

@@ -141,6 +141,9 @@ type Name struct {
 	Current  string   `json:"current"`
 	Next     string   `json:"next"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Left says what the controller has left to do before the name has
+	// the mode's shape; empty when it has it.
+	Left string `json:"left,omitempty"`
 }
 
 // RoutePlan is what switching the mode does to one Route.
@@ -218,8 +221,11 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 			rp.Names = append(rp.Names, n)
 		}
 		rp.Waiting = p.Waiting
+		before := in.Actual
+		opsLeft := map[string]int{}
 		for round := 0; ; round++ {
 			for i, op := range p.Ops {
+				opsLeft[op.Service()]++
 				rp.Operations = append(rp.Operations, Operation{Verb: string(op.Verb), Kind: string(op.Kind), Name: op.Name(), Reason: op.Reason, Mirrored: round > 0})
 				if op.Kind == plan.KindService && op.Verb == plan.Delete && i+1 < len(p.Ops) &&
 					p.Ops[i+1].Verb == plan.Create && p.Ops[i+1].Kind == plan.KindService && p.Ops[i+1].Name() == op.Name() {
@@ -236,6 +242,9 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 		}
 		for _, b := range p.Blocked {
 			rp.Blocked = append(rp.Blocked, fmt.Sprintf("%s %s is not controlled by the Route", b.Kind, b.Name))
+		}
+		for i := range rp.Names {
+			rp.Names[i].Left = left(rp.Names[i].Service, before, p.Blocked, opsLeft, rp.Waiting, cfg.RouteAddressMode)
 		}
 		rep.Summary.Routes++
 		rep.Summary.Operations += len(rp.Operations)
@@ -443,4 +452,40 @@ func mirrored(a plan.Actual) plan.Actual {
 	})
 	a.Slices = append(a.Slices, plan.Mirrored(a)...)
 	return a
+}
+
+// left says what keeps the name svc from mode's shape: an object the Route
+// does not control, the operations the controller has left for it, the
+// mirroring of its Endpoints, or, in ExternalName mode, the route
+// reconciler's reshaping of the Service before our slices go. a is what
+// exists before those operations.
+func left(svc string, a plan.Actual, blocked []plan.Blocked, ops map[string]int, waiting []string, mode netcfg.RouteAddressMode) string {
+	for _, b := range blocked {
+		if b.Name == svc || b.Kind == plan.KindEndpointSlice && sliceService(a, b.Name) == svc {
+			return fmt.Sprintf("blocked: %s %s is not controlled by the Route", b.Kind, b.Name)
+		}
+	}
+	if n := ops[svc]; n > 0 {
+		return fmt.Sprintf("%d operations", n)
+	}
+	if slices.Contains(waiting, svc) {
+		return "waits for kube-controller-manager to mirror its Endpoints"
+	}
+	if !mode.Managed() && slices.ContainsFunc(a.Slices, func(s *discoveryv1.EndpointSlice) bool {
+		return s.Labels[discoveryv1.LabelServiceName] == svc && s.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy
+	}) {
+		return "waits for the route reconciler to reshape the Service before its EndpointSlices go"
+	}
+	return ""
+}
+
+// sliceService is the Service the slice named name serves, "" if there is
+// none of that name.
+func sliceService(a plan.Actual, name string) string {
+	for _, s := range a.Slices {
+		if s.Name == name {
+			return s.Labels[discoveryv1.LabelServiceName]
+		}
+	}
+	return ""
 }

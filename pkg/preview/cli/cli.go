@@ -168,14 +168,31 @@ does not control stands in the way, 1 on errors.`, joined(netcfg.RouteAddressMod
 	plan.Flags().StringVar(&mode, "mode", "", "The route-address-mode to preview (required)")
 	plan.Flags().StringVar(&fallback, "externalname-fallback", string(netcfg.RouteAddressFallbackEnabled), "The route-address-externalname-fallback to preview")
 
+	var watching bool
+	var wo watchOptions
 	status := &cobra.Command{
 		Use:   "status",
 		Short: "Show the configured mode and each Route Service's shape",
-		Args:  cobra.NoArgs,
+		Long: fmt.Sprintf(`Show the configured mode, each Route Service's shape, serving's
+controller and what a rollback would leave.
+
+With --watch, follow a switch instead: every --interval, the names that
+have the configured mode's shape (the controller has nothing left to do
+for them) of all names, the operations left, the rate at which they go
+down and the time left at that rate; a progress bar on a terminal, one
+line per interval otherwise, one JSON object per line with -o json.
+
+Exit status: 0 (with --watch: once every name has the mode's shape), %d
+with --watch when --timeout passes first (the names left are listed), 1 on
+errors.`, ExitTimeout),
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			clients, scope, err := o.connect()
 			if err != nil {
 				return err
+			}
+			if watching {
+				return watch(cmd.Context(), clients, scope, wo, o.output, stdout)
 			}
 			st, err := clients.Status(cmd.Context(), scope)
 			if err != nil {
@@ -188,6 +205,10 @@ does not control stands in the way, 1 on errors.`, joined(netcfg.RouteAddressMod
 			return nil
 		},
 	}
+	status.Flags().BoolVarP(&watching, "watch", "w", false, "Follow a switch until every name has the configured mode's shape")
+	status.Flags().DurationVar(&wo.interval, "interval", 2*time.Second, "With --watch: how often to read the cluster")
+	status.Flags().DurationVar(&wo.timeout, "timeout", 0, "With --watch: give up after this long (0: never)")
+	status.Flags().BoolVar(&wo.perNamespace, "per-namespace", false, "With --watch: the count of each namespace too")
 	var dryRun bool
 	var wait time.Duration
 	cleanup := &cobra.Command{

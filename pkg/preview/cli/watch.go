@@ -1,0 +1,198 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"knative.dev/route-address/pkg/preview"
+)
+
+// ExitTimeout is status --watch's exit code when --timeout passes before
+// every name has the configured mode's shape.
+const ExitTimeout = 3
+
+// sleep waits d or until ctx is done; tests replace it.
+var sleep = func(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// isTerminal reports whether w is a terminal (a character device); tests
+// replace it.
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// watchOptions are status --watch's flags.
+type watchOptions struct {
+	interval, timeout time.Duration
+	perNamespace      bool
+}
+
+// watchLine is one -o json line of status --watch.
+type watchLine struct {
+	*preview.Progress
+	// WritesPerSecond is the rate at which the operations left went down
+	// since the watch started.
+	WritesPerSecond float64 `json:"writesPerSecond"`
+	// SecondsLeft estimates the time left at that rate (absent while
+	// unknown).
+	SecondsLeft *float64 `json:"secondsLeft,omitempty"`
+}
+
+// watch follows a switch until every name has the configured mode's shape
+// (nil), or until o.timeout passes (ExitTimeout, with the names left).
+func watch(ctx context.Context, clients preview.Clients, scope preview.Scope, o watchOptions, output string, w io.Writer) error {
+	r := &renderer{w: w, json: output == "json", terminal: output != "json" && isTerminal(w), perNamespace: o.perNamespace}
+	var first *preview.Progress
+	for {
+		p, err := clients.Progress(ctx, scope)
+		if err != nil {
+			return err
+		}
+		if first == nil {
+			first = p
+		}
+		line := watchLine{Progress: p}
+		if dt := p.Time.Sub(first.Time).Seconds(); dt > 0 && first.OperationsLeft > p.OperationsLeft {
+			line.WritesPerSecond = float64(first.OperationsLeft-p.OperationsLeft) / dt
+			left := float64(p.OperationsLeft) / line.WritesPerSecond
+			line.SecondsLeft = &left
+		}
+		timedOut := o.timeout > 0 && p.Time.Sub(first.Time) >= o.timeout
+		if err := r.frame(line, p.Converged() || timedOut); err != nil {
+			return err
+		}
+		switch {
+		case p.Converged():
+			return nil
+		case timedOut:
+			r.stuck(p, o.timeout)
+			return exitError{ExitTimeout}
+		}
+		if err := sleep(ctx, o.interval); err != nil {
+			return err
+		}
+	}
+}
+
+// renderer draws status --watch: a progress bar redrawn in place on a
+// terminal, one plain line per interval otherwise, JSON lines for -o json.
+type renderer struct {
+	w                            io.Writer
+	json, terminal, perNamespace bool
+	// drawn is the number of lines the terminal shows of the last frame.
+	drawn int
+}
+
+func (r *renderer) frame(l watchLine, last bool) error {
+	if r.json {
+		if !last {
+			l.Progress = withoutLeft(l.Progress)
+		}
+		if !r.perNamespace {
+			p := *l.Progress
+			p.Namespaces = nil
+			l.Progress = &p
+		}
+		return json.NewEncoder(r.w).Encode(l)
+	}
+	p := l.Progress
+	rate, eta := "", ""
+	if l.WritesPerSecond > 0 {
+		rate = fmt.Sprintf(", %.1f writes/s", l.WritesPerSecond)
+	}
+	switch {
+	case p.Converged():
+		eta = ", done"
+	case l.SecondsLeft != nil:
+		eta = ", about " + (time.Duration(*l.SecondsLeft) * time.Second).Round(time.Second).String() + " left"
+	case p.OperationsLeft == 0:
+		eta = ", waiting"
+	}
+	summary := fmt.Sprintf("%d/%d names done (route-address-mode=%s), %d operations left%s%s", p.Done, p.Names, p.Mode, p.OperationsLeft, rate, eta)
+	var lines []string
+	if r.terminal {
+		lines = append(lines, bar(p.Done, p.Names, 30)+" "+summary)
+	} else {
+		lines = append(lines, p.Time.UTC().Format(time.RFC3339)+" "+summary)
+	}
+	if r.perNamespace {
+		for _, ns := range p.Namespaces {
+			lines = append(lines, fmt.Sprintf("  %s %d/%d", ns.Namespace, ns.Done, ns.Names))
+		}
+	}
+	if r.terminal {
+		// Back to the first line of the last frame, clearing each.
+		var b strings.Builder
+		if r.drawn > 0 {
+			fmt.Fprintf(&b, "\x1b[%dA", r.drawn)
+		}
+		for _, l := range lines {
+			b.WriteString("\r\x1b[2K" + l + "\n")
+		}
+		r.drawn = len(lines)
+		_, err := io.WriteString(r.w, b.String())
+		return err
+	}
+	_, err := io.WriteString(r.w, strings.Join(lines, "\n")+"\n")
+	return err
+}
+
+// stuck lists the names still not done when --timeout passed.
+func (r *renderer) stuck(p *preview.Progress, timeout time.Duration) {
+	if r.json {
+		return
+	}
+	fmt.Fprintf(r.w, "timed out after %s: %d names are not done (route-address-mode=%s):\n", timeout, p.Names-p.Done, p.Mode)
+	for _, n := range p.Left {
+		fmt.Fprintf(r.w, "  %s/%s %s: %s\n", n.Namespace, n.Route, n.Service, n.Left)
+	}
+}
+
+// bar is a progress bar width characters wide.
+func bar(done, total, width int) string {
+	filled := width
+	if total > 0 {
+		filled = done * width / total
+	}
+	return "[" + strings.Repeat("#", filled) + strings.Repeat("-", width-filled) + "]"
+}
+
+func withoutLeft(p *preview.Progress) *preview.Progress {
+	c := *p
+	c.Left = nil
+	return &c
+}

@@ -1,0 +1,156 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+
+	"knative.dev/route-address/pkg/preview"
+)
+
+// fakeTime is a clock that sleep advances, calling then after each sleep.
+func fakeTime(t *testing.T, c *preview.Clients, then func(n int)) {
+	t.Helper()
+	now := time.Date(2026, 12, 2, 19, 0, 0, 0, time.UTC)
+	c.Now = func() time.Time { return now }
+	n := 0
+	saved := sleep
+	sleep = func(_ context.Context, d time.Duration) error {
+		now = now.Add(d)
+		n++
+		then(n)
+		return nil
+	}
+	t.Cleanup(func() { sleep = saved })
+}
+
+func setMode(t *testing.T, kube *kubefake.Clientset, mode string) {
+	t.Helper()
+	cm, err := kube.CoreV1().ConfigMaps("knative-serving").Get(context.Background(), "config-network", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm.Data["route-address-mode"] = mode
+	if _, err := kube.CoreV1().ConfigMaps("knative-serving").Update(context.Background(), cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWatchConverges: the watch prints a line per interval and exits 0 once
+// every name has the configured mode's shape (here: the switch is taken
+// back to ExternalName, the shape the names already have).
+func TestWatchConverges(t *testing.T) {
+	c, kube, _ := world("EndpointSlices")
+	fakeTime(t, &c, func(n int) {
+		if n == 2 {
+			setMode(t, kube, "ExternalName")
+		}
+	})
+	code, out, errOut := run(t, c, "status", "--watch", "-n", "default", "--per-namespace")
+	if code != 0 {
+		t.Fatalf("exit code = %d; stderr: %s", code, errOut)
+	}
+	want := `2026-12-02T19:00:00Z 0/2 names done (route-address-mode=endpointslices), 4 operations left
+  default 0/2
+2026-12-02T19:00:02Z 0/2 names done (route-address-mode=endpointslices), 4 operations left
+  default 0/2
+2026-12-02T19:00:04Z 2/2 names done (route-address-mode=externalname), 0 operations left, 1.0 writes/s, done
+  default 2/2
+`
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Error("status --watch (-want +got):", diff)
+	}
+}
+
+// TestWatchTimeout: a name held by somebody else's Service never gets the
+// shape; --timeout ends the watch with ExitTimeout and names it.
+func TestWatchTimeout(t *testing.T) {
+	c, _, _ := world("EndpointSlices")
+	fakeTime(t, &c, func(int) {})
+	code, out, errOut := run(t, c, "status", "--watch", "-A", "--interval", "5s", "--timeout", "10s")
+	if code != ExitTimeout {
+		t.Fatalf("exit code = %d, want %d; stdout: %s, stderr: %s", code, ExitTimeout, out, errOut)
+	}
+	want := `2026-12-02T19:00:00Z 0/3 names done (route-address-mode=endpointslices), 4 operations left
+2026-12-02T19:00:05Z 0/3 names done (route-address-mode=endpointslices), 4 operations left
+2026-12-02T19:00:10Z 0/3 names done (route-address-mode=endpointslices), 4 operations left
+timed out after 10s: 3 names are not done (route-address-mode=endpointslices):
+  default/hello hello: 2 operations
+  default/hello canary-hello: 2 operations
+  other/blocked blocked: blocked: Service blocked is not controlled by the Route
+`
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Error("status --watch (-want +got):", diff)
+	}
+}
+
+// TestWatchJSON: one JSON object per line, the names left only in the last.
+func TestWatchJSON(t *testing.T) {
+	c, _, _ := world("EndpointSlices")
+	fakeTime(t, &c, func(int) {})
+	code, out, errOut := run(t, c, "status", "--watch", "-n", "default", "-o", "json", "--timeout", "2s")
+	if code != ExitTimeout {
+		t.Fatalf("exit code = %d, want %d; stderr: %s", code, ExitTimeout, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want 2: %s", len(lines), out)
+	}
+	for i, l := range lines {
+		var got map[string]any
+		if err := json.Unmarshal([]byte(l), &got); err != nil {
+			t.Fatalf("line %d is not JSON: %v: %s", i+1, err, l)
+		}
+		if got["names"] != 2.0 || got["done"] != 0.0 || got["operationsLeft"] != 4.0 || got["mode"] != "endpointslices" {
+			t.Errorf("line %d: %v", i+1, got)
+		}
+		if _, ok := got["left"]; ok != (i == 1) {
+			t.Errorf("line %d: left present = %v, want it in the last line only", i+1, ok)
+		}
+	}
+}
+
+// TestWatchTerminal: on a terminal each frame is drawn over the last: a
+// progress bar, the cursor moved back up over the lines drawn.
+func TestWatchTerminal(t *testing.T) {
+	c, kube, _ := world("EndpointSlices")
+	fakeTime(t, &c, func(n int) { setMode(t, kube, "ExternalName") })
+	saved := isTerminal
+	isTerminal = func(io.Writer) bool { return true }
+	defer func() { isTerminal = saved }()
+	code, out, errOut := run(t, c, "status", "--watch", "-n", "default", "--per-namespace")
+	if code != 0 {
+		t.Fatalf("exit code = %d; stderr: %s", code, errOut)
+	}
+	want := "\r\x1b[2K[------------------------------] 0/2 names done (route-address-mode=endpointslices), 4 operations left\n" +
+		"\r\x1b[2K  default 0/2\n" +
+		"\x1b[2A" +
+		"\r\x1b[2K[##############################] 2/2 names done (route-address-mode=externalname), 0 operations left, 2.0 writes/s, done\n" +
+		"\r\x1b[2K  default 2/2\n"
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("status --watch on a terminal (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,101 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package preview
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
+)
+
+// Progress is how far the Routes in scope are from the shape of the
+// configured route-address-mode: a name is done when the controller has
+// nothing left to do for it (Name.Left is empty).
+type Progress struct {
+	Time time.Time               `json:"time"`
+	Mode netcfg.RouteAddressMode `json:"mode"`
+	// Names counts the Routes' cluster-local names, Done those done.
+	Names int `json:"names"`
+	Done  int `json:"done"`
+	// OperationsLeft counts the writes the controller has left to make.
+	OperationsLeft int `json:"operationsLeft"`
+	// Namespaces is Names and Done per namespace.
+	Namespaces []NamespaceProgress `json:"namespaces,omitempty"`
+	// Left are the names not done, with what they wait for.
+	Left []NameLeft `json:"left,omitempty"`
+}
+
+// NamespaceProgress is Progress's count in one namespace.
+type NamespaceProgress struct {
+	Namespace string `json:"namespace"`
+	Names     int    `json:"names"`
+	Done      int    `json:"done"`
+}
+
+// NameLeft is a name that is not done.
+type NameLeft struct {
+	Namespace string `json:"namespace"`
+	Route     string `json:"route"`
+	Service   string `json:"service"`
+	Left      string `json:"left"`
+}
+
+// Progress reads the configured mode (a bad value is its key's default, as
+// the controller reads it) and plans it for every Route in scope.
+func (c Clients) Progress(ctx context.Context, s Scope) (*Progress, error) {
+	cm, err := c.Kube.CoreV1().ConfigMaps(s.SystemNamespace).Get(ctx, netcfg.ConfigMapName, metav1.GetOptions{})
+	if err != nil {
+		return nil, c.explain(err, "get ConfigMap "+s.SystemNamespace+"/"+netcfg.ConfigMapName)
+	}
+	cfg, _ := netcfg.NewConfigFromMapOrDefaults(cm.Data)
+	rep, err := c.Plan(ctx, s, cfg)
+	if err != nil {
+		return nil, err
+	}
+	p := &Progress{Time: c.now(), Mode: cfg.RouteAddressMode, Namespaces: []NamespaceProgress{}}
+	byNS := map[string]*NamespaceProgress{}
+	for _, r := range rep.Routes {
+		ns := byNS[r.Namespace]
+		if ns == nil {
+			ns = &NamespaceProgress{Namespace: r.Namespace}
+			byNS[r.Namespace] = ns
+		}
+		p.OperationsLeft += len(r.Operations)
+		for _, n := range r.Names {
+			p.Names++
+			ns.Names++
+			if n.Left == "" {
+				p.Done++
+				ns.Done++
+				continue
+			}
+			p.Left = append(p.Left, NameLeft{Namespace: r.Namespace, Route: r.Route, Service: n.Service, Left: n.Left})
+		}
+	}
+	for _, ns := range byNS {
+		p.Namespaces = append(p.Namespaces, *ns)
+	}
+	sort.Slice(p.Namespaces, func(i, j int) bool { return p.Namespaces[i].Namespace < p.Namespaces[j].Namespace })
+	return p, nil
+}
+
+// Converged reports whether every name is done.
+func (p *Progress) Converged() bool { return p.Done == p.Names }
