@@ -462,7 +462,7 @@ func mirrored(a plan.Actual) plan.Actual {
 func left(svc string, a plan.Actual, blocked []plan.Blocked, ops map[string]int, waiting []string, mode netcfg.RouteAddressMode) string {
 	for _, b := range blocked {
 		if b.Name == svc || b.Kind == plan.KindEndpointSlice && sliceService(a, b.Name) == svc {
-			return fmt.Sprintf("blocked: %s %s is not controlled by the Route", b.Kind, b.Name)
+			return fmt.Sprintf("%s%s %s is not controlled by the Route", blockedPrefix, b.Kind, b.Name)
 		}
 	}
 	if n := ops[svc]; n > 0 {
@@ -478,6 +478,10 @@ func left(svc string, a plan.Actual, blocked []plan.Blocked, ops map[string]int,
 	}
 	return ""
 }
+
+// blockedPrefix starts Name.Left for a name an object the Route does not
+// control holds.
+const blockedPrefix = "blocked: "
 
 // sliceService is the Service the slice named name serves, "" if there is
 // none of that name.

@@ -19,6 +19,7 @@ package preview
 import (
 	"context"
 	"sort"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,6 +38,9 @@ type Progress struct {
 	Done  int `json:"done"`
 	// OperationsLeft counts the writes the controller has left to make.
 	OperationsLeft int `json:"operationsLeft"`
+	// Blocked counts the names an object the Route does not control
+	// holds: they are not done until it goes.
+	Blocked int `json:"blocked"`
 	// Namespaces is Names and Done per namespace.
 	Namespaces []NamespaceProgress `json:"namespaces,omitempty"`
 	// Left are the names not done, with what they wait for.
@@ -88,6 +92,9 @@ func (c Clients) Progress(ctx context.Context, s Scope) (*Progress, error) {
 				continue
 			}
 			p.Left = append(p.Left, NameLeft{Namespace: r.Namespace, Route: r.Route, Service: n.Service, Left: n.Left})
+			if strings.HasPrefix(n.Left, blockedPrefix) {
+				p.Blocked++
+			}
 		}
 	}
 	for _, ns := range byNS {

@@ -137,10 +137,15 @@ func (r *renderer) frame(l watchLine, last bool) error {
 	switch {
 	case p.Converged():
 		eta = ", done"
+	case l.SecondsLeft != nil && *l.SecondsLeft < 1:
+		eta = ", under a second left"
 	case l.SecondsLeft != nil:
 		eta = ", about " + (time.Duration(*l.SecondsLeft) * time.Second).Round(time.Second).String() + " left"
 	case p.OperationsLeft == 0:
 		eta = ", waiting"
+	}
+	if p.Blocked > 0 {
+		eta += fmt.Sprintf(", %d blocked", p.Blocked)
 	}
 	summary := fmt.Sprintf("%d/%d names done (route-address-mode=%s), %d operations left%s%s", p.Done, p.Names, p.Mode, p.OperationsLeft, rate, eta)
 	var lines []string

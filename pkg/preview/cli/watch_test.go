@@ -94,9 +94,9 @@ func TestWatchTimeout(t *testing.T) {
 	if code != ExitTimeout {
 		t.Fatalf("exit code = %d, want %d; stdout: %s, stderr: %s", code, ExitTimeout, out, errOut)
 	}
-	want := `2026-12-02T19:00:00Z 0/3 names done (route-address-mode=endpointslices), 4 operations left
-2026-12-02T19:00:05Z 0/3 names done (route-address-mode=endpointslices), 4 operations left
-2026-12-02T19:00:10Z 0/3 names done (route-address-mode=endpointslices), 4 operations left
+	want := `2026-12-02T19:00:00Z 0/3 names done (route-address-mode=endpointslices), 4 operations left, 1 blocked
+2026-12-02T19:00:05Z 0/3 names done (route-address-mode=endpointslices), 4 operations left, 1 blocked
+2026-12-02T19:00:10Z 0/3 names done (route-address-mode=endpointslices), 4 operations left, 1 blocked
 timed out after 10s: 3 names are not done (route-address-mode=endpointslices):
   default/hello hello: 2 operations
   default/hello canary-hello: 2 operations
