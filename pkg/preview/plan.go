@@ -34,6 +34,7 @@ import (
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
@@ -221,7 +222,7 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 			rp.Names = append(rp.Names, n)
 		}
 		rp.Waiting = p.Waiting
-		before := in.Actual
+		before, first := in, p
 		opsLeft := map[string]int{}
 		for round := 0; ; round++ {
 			for i, op := range p.Ops {
@@ -243,8 +244,8 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 		for _, b := range p.Blocked {
 			rp.Blocked = append(rp.Blocked, fmt.Sprintf("%s %s is not controlled by the Route", b.Kind, b.Name))
 		}
-		for i := range rp.Names {
-			rp.Names[i].Left = left(rp.Names[i].Service, before, p.Blocked, opsLeft, rp.Waiting, cfg.RouteAddressMode)
+		for i := range in.Targets {
+			rp.Names[i].Left = left(before, first, &in.Targets[i], opsLeft[in.Targets[i].Name])
 		}
 		rep.Summary.Routes++
 		rep.Summary.Operations += len(rp.Operations)
@@ -454,26 +455,23 @@ func mirrored(a plan.Actual) plan.Actual {
 	return a
 }
 
-// left says what keeps the name svc from mode's shape: an object the Route
-// does not control, the operations the controller has left for it, the
-// mirroring of its Endpoints, or, in ExternalName mode, the route
-// reconciler's reshaping of the Service before our slices go. a is what
-// exists before those operations.
-func left(svc string, a plan.Actual, blocked []plan.Blocked, ops map[string]int, waiting []string, mode netcfg.RouteAddressMode) string {
-	for _, b := range blocked {
-		if b.Name == svc || b.Kind == plan.KindEndpointSlice && sliceService(a, b.Name) == svc {
-			return fmt.Sprintf("%s%s %s is not controlled by the Route", blockedPrefix, b.Kind, b.Name)
-		}
+// left says what keeps the name t from its mode's shape: an object the
+// Route does not control, the operations the controller has left for it
+// (ops), the mirroring of its Endpoints, or, in ExternalName mode, the
+// route reconciler's reshaping of the Service before our slices go; the
+// controller's metrics read the same routeaddress.Pending. in and p are
+// what exists before those operations and their plan.
+func left(in plan.Input, p plan.Plan, t *resources.Addressing, ops int) string {
+	if b, ok := routeaddress.BlockedBy(in.Actual, p.Blocked, t.Name); ok {
+		return fmt.Sprintf("%s%s %s is not controlled by the Route", blockedPrefix, b.Kind, b.Name)
 	}
-	if n := ops[svc]; n > 0 {
-		return fmt.Sprintf("%d operations", n)
+	if ops > 0 {
+		return fmt.Sprintf("%d operations", ops)
 	}
-	if slices.Contains(waiting, svc) {
+	switch routeaddress.Pending(in, p, t) {
+	case routeaddress.PendingMirroring:
 		return "waits for kube-controller-manager to mirror its Endpoints"
-	}
-	if !mode.Managed() && slices.ContainsFunc(a.Slices, func(s *discoveryv1.EndpointSlice) bool {
-		return s.Labels[discoveryv1.LabelServiceName] == svc && s.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy
-	}) {
+	case routeaddress.PendingRouteReconciler:
 		return "waits for the route reconciler to reshape the Service before its EndpointSlices go"
 	}
 	return ""
@@ -483,13 +481,3 @@ func left(svc string, a plan.Actual, blocked []plan.Blocked, ops map[string]int,
 // control holds.
 const blockedPrefix = "blocked: "
 
-// sliceService is the Service the slice named name serves, "" if there is
-// none of that name.
-func sliceService(a plan.Actual, name string) string {
-	for _, s := range a.Slices {
-		if s.Name == name {
-			return s.Labels[discoveryv1.LabelServiceName]
-		}
-	}
-	return ""
-}

@@ -30,11 +30,12 @@ import (
 // load-balancer problem reason the code can emit: an event recorded with a
 // literal reason, a warning{reason, …} of the reconciler, a resources.Reason
 // constant, and the values of the reconciler's reason maps (pastTense,
-// failedReason).
+// failedReason), and the reasons of the names the pending metric counts.
 var reasonPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`Event[f]?\([^,]+, corev1\.EventType\w+, "(\w+)"`),
 	regexp.MustCompile(`warning\{"(\w+)"`),
 	regexp.MustCompile(`\bReason = "(\w+)"`),
+	regexp.MustCompile(`(?m)^\s*Pending\w+\s*=\s*"(\w+)"`),
 	regexp.MustCompile(`(?m)^\s*(?:pastTense|failedReason)\s*=\s*map\[[^\]]+\]string\{(.*)\}`),
 }
 

@@ -94,11 +94,12 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		expect:      newExpectations(),
 		warned:      newWarned(),
 		terminating: newTerminating(),
+		metrics:     newMetrics(nil),
 		client:      servingclient.Get(ctx),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })
-		configStore := newConfigStore(logging.WithLogger(ctx, logger.Named("config-store")), resync)
+		configStore := newConfigStore(logging.WithLogger(ctx, logger.Named("config-store")), resync, c.metrics.onConfig)
 		configStore.WatchConfigs(cmw)
 		return controller.Options{
 			ConfigStore:       configStore,
@@ -117,6 +118,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 				key := types.NamespacedName{Namespace: r.GetNamespace(), Name: r.GetName()}
 				c.expect.forget(key)
 				c.warned.forget(key)
+				c.metrics.forget(key)
 			}
 		},
 	})

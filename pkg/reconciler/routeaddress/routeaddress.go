@@ -63,6 +63,8 @@ type Reconciler struct {
 	warned *warned
 	// terminating holds the namespaces whose writes are dropped.
 	terminating *terminating
+	// metrics counts the Routes' names by shape and writes by result.
+	metrics *metrics
 }
 
 // Check that our Reconciler implements routereconciler.Interface.
@@ -106,8 +108,10 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	if errors.Is(err, errNamespaceTerminating) {
 		// Events could not be recorded there either.
 		c.terminating.dropped(ctx, r.Namespace, err)
+		c.metrics.forget(key)
 		return nil
 	}
+	c.metrics.reconciled(key, network.RouteAddressMode, nameStates(in, p, out))
 	warnings = append(warnings, out.warnings...)
 	c.report(ctx, r, warnings)
 	err = combine([]error{err, c.markAddress(ctx, r, unanswered(append(out.failed, warnings...)))})
@@ -244,6 +248,39 @@ type outcome struct {
 	// created holds the UIDs of the Services this execution created: the
 	// owner of their EndpointSlices.
 	created map[string]types.UID
+	// written are the operations made, in order; stopped the names whose
+	// operations stopped at a failure.
+	written []plan.Op
+	stopped map[string]bool
+}
+
+// nameStates says what a reconcile left each of the Route's names as: the
+// shape of its Service once the operations made are, and why it does not
+// have the mode's shape (Pending, or a failed write).
+func nameStates(in plan.Input, p plan.Plan, out outcome) []nameState {
+	states := make([]nameState, len(in.Targets))
+	for i := range in.Targets {
+		t := &in.Targets[i]
+		var svc *corev1.Service
+		for _, s := range in.Actual.Services {
+			if s.Name == t.Name {
+				svc = s
+			}
+		}
+		for _, op := range out.written {
+			if op.Kind == plan.KindService && op.Name() == t.Name {
+				svc, _ = op.Object.(*corev1.Service)
+				if op.Verb == plan.Delete {
+					svc = nil
+				}
+			}
+		}
+		states[i] = nameState{shape: ServiceShape(svc), pending: Pending(in, p, t)}
+		if states[i].pending == "" && out.stopped[t.Name] {
+			states[i].pending = PendingWriteFailed
+		}
+	}
+	return states
 }
 
 // execute sends the operations in order. A failed operation stops the
@@ -255,17 +292,16 @@ type outcome struct {
 // with the writes, and every change of the gateway's addresses updates
 // every Route.
 func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) (outcome, error) {
-	out := outcome{done: map[plan.Verb][]string{}, created: map[string]types.UID{}}
-	failed := map[string]bool{}
+	out := outcome{done: map[plan.Verb][]string{}, created: map[string]types.UID{}, stopped: map[string]bool{}}
 	var errs []error
 	for i, op := range ops {
-		if failed[op.Service()] {
+		if out.stopped[op.Service()] {
 			continue
 		}
 		if err := c.apply(ctx, r, op, replacement(ops[i+1:], op), &out); errors.Is(err, errNamespaceTerminating) {
 			return out, err
 		} else if err != nil {
-			failed[op.Service()] = true
+			out.stopped[op.Service()] = true
 			errs = append(errs, err)
 		}
 	}
@@ -315,7 +351,7 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 			return fmt.Errorf("failed to create %s %q (dry run): %w", op.Kind, op.Name(), err)
 		}
 	}
-	live, err := c.do(ctx, op, false)
+	live, err := c.write(ctx, op)
 	if err := namespaceTerminating(err); errors.Is(err, errNamespaceTerminating) {
 		return err
 	}
@@ -364,7 +400,15 @@ func refusedSize(op plan.Op, err error) string {
 // EndpointSlice.
 const maxSliceEndpoints = 1000
 
+// write sends op and counts it.
+func (c *Reconciler) write(ctx context.Context, op plan.Op) (metav1.Object, error) {
+	live, err := c.do(ctx, op, false)
+	c.metrics.wrote(ctx, op, err)
+	return live, err
+}
+
 func (c *Reconciler) wrote(r *v1.Route, op plan.Op, out *outcome) {
+	out.written = append(out.written, op)
 	c.expect.wrote(types.NamespacedName{Namespace: r.Namespace, Name: r.Name}, op)
 	c.terminating.wrote(r.Namespace)
 	if _, evented := pastTense[op.Verb]; evented {
@@ -401,7 +445,7 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 		return controller.NewRequeueAfter(time.Second)
 	}
 	for _, o := range plan.RestoreLabels(want, have) {
-		if _, err := c.do(ctx, o, false); err != nil {
+		if _, err := c.write(ctx, o); err != nil {
 			return fmt.Errorf("failed to %s %s %q to take it back: %w", strings.ToLower(string(o.Verb)), o.Kind, o.Name(), err)
 		}
 		c.wrote(r, o, out)

@@ -267,6 +267,9 @@ func factory() Factory {
 			terminating: newTerminating(),
 			client:      servingclient.Get(ctx),
 		}
+		if m, ok := ctx.Value(metricsKey{}).(*metrics); ok {
+			r.metrics = m
+		}
 		if w, ok := ctx.Value(warnedKey{}).([]string); ok {
 			r.warned.seed(k8stypes.NamespacedName{Namespace: rt.Namespace, Name: rt.RouteName}, w)
 		}

@@ -1,0 +1,267 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package routeaddress
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	otelmetric "go.opentelemetry.io/otel/metric"
+
+	"knative.dev/pkg/observability/attributekey"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+)
+
+const scopeName = "knative.dev/serving/pkg/reconciler/routeaddress"
+
+// The metrics' attributes. Each takes a handful of values: none names a
+// Route.
+var (
+	shapeKey  = attributekey.String("kn.routeaddress.shape")
+	modeKey   = attributekey.String("kn.routeaddress.mode")
+	reasonKey = attributekey.String("kn.routeaddress.reason")
+	kindKey   = attributekey.String("kn.routeaddress.kind")
+	verbKey   = attributekey.String("kn.routeaddress.verb")
+	resultKey = attributekey.String("kn.routeaddress.result")
+)
+
+var (
+	shapes = []string{ShapeAbsent, ShapeExternalName, ShapeHeadless, ShapeClusterIP}
+	// reasons are Pending's reasons, and those of the names the
+	// controller has yet to reconcile in the configured mode or whose
+	// writes failed.
+	reasons = []string{
+		PendingNotReconciled, PendingMirroring, PendingWriteFailed, PendingRouteReconciler,
+		PendingNotOwned, PendingNoLoadBalancer, PendingFallback, PendingUnresolvable,
+	}
+	// switchBuckets are the bounds, in seconds, of a switch's duration.
+	switchBuckets = []float64{1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200}
+)
+
+// inProgress reports whether a name pending for reason is one the
+// controller is still working on: a switch is over when none is left. The
+// others wait for something only a person or the ingress can change.
+func inProgress(reason string) bool {
+	switch reason {
+	case PendingNotReconciled, PendingMirroring, PendingWriteFailed, PendingRouteReconciler:
+		return true
+	}
+	return false
+}
+
+// nameState is one of a Route's names as the Route's last reconcile left
+// it: the shape of its Service, and why it does not have the shape its
+// mode asks for ("" when it has it).
+type nameState struct {
+	shape, pending string
+}
+
+// routeState is a Route's names and the mode of its last reconcile.
+type routeState struct {
+	mode  netcfg.RouteAddressMode
+	names []nameState
+}
+
+// metrics are the reconciler's instruments and the state their gauges
+// read: every Route's names as its last reconcile left them (a Route is
+// forgotten once deleted), and counts of them kept as they change, so
+// that a scrape and a reconcile cost the same however many Routes there
+// are. Under leader election each replica counts the Routes it has
+// reconciled since it started.
+type metrics struct {
+	clock clock.PassiveClock
+
+	mu sync.Mutex
+	// mode is the configured mode, set once the configuration is read.
+	mode netcfg.RouteAddressMode
+	set  bool
+	// since is when mode last changed while this process ran; zero when
+	// no switch is in progress.
+	since   time.Time
+	routes  map[types.NamespacedName]routeState
+	shapes  map[string]int64
+	pending map[string]int64
+
+	names, pendingNames otelmetric.Int64ObservableGauge
+	writes              otelmetric.Int64Counter
+	switchDuration      otelmetric.Float64Histogram
+}
+
+// newMetrics registers the instruments with mp (the global provider when
+// nil), which sharedmain sets up from config-observability.
+func newMetrics(mp otelmetric.MeterProvider) *metrics {
+	if mp == nil {
+		mp = otel.GetMeterProvider()
+	}
+	meter := mp.Meter(scopeName)
+	m := &metrics{clock: clock.RealClock{}, routes: map[types.NamespacedName]routeState{}}
+	m.recount()
+	m.names = must(meter.Int64ObservableGauge("kn.routeaddress.names.count",
+		otelmetric.WithDescription("Number of Routes' cluster-local names by the shape of their Service, and the configured route-address-mode"),
+		otelmetric.WithUnit("{name}")))
+	m.pendingNames = must(meter.Int64ObservableGauge("kn.routeaddress.names.pending.count",
+		otelmetric.WithDescription("Number of Routes' cluster-local names that do not have the shape the configured route-address-mode asks for, by why"),
+		otelmetric.WithUnit("{name}")))
+	m.writes = must(meter.Int64Counter("kn.routeaddress.writes",
+		otelmetric.WithDescription("Number of writes of Routes' Services, Endpoints and EndpointSlices, by kind, verb and result"),
+		otelmetric.WithUnit("{write}")))
+	m.switchDuration = must(meter.Float64Histogram("kn.routeaddress.switch.duration",
+		otelmetric.WithDescription("Time from a change of route-address-mode until no name is left that the controller is still working on"),
+		otelmetric.WithUnit("s"),
+		otelmetric.WithExplicitBucketBoundaries(switchBuckets...)))
+	must(meter.RegisterCallback(m.observe, m.names, m.pendingNames))
+	return m
+}
+
+func (m *metrics) observe(_ context.Context, o otelmetric.Observer) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.set {
+		return nil
+	}
+	mode := modeKey.With(string(m.mode))
+	for _, s := range shapes {
+		o.ObserveInt64(m.names, m.shapes[s], otelmetric.WithAttributes(shapeKey.With(s), mode))
+	}
+	for _, r := range reasons {
+		o.ObserveInt64(m.pendingNames, m.pending[r], otelmetric.WithAttributes(reasonKey.With(r)))
+	}
+	return nil
+}
+
+// configured records the configured mode; a change starts a switch.
+func (m *metrics) configured(mode netcfg.RouteAddressMode) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.set && m.mode == mode {
+		return
+	}
+	if m.set {
+		m.since = m.clock.Now()
+	}
+	m.mode, m.set = mode, true
+	m.recount()
+	m.settle()
+}
+
+// reconciled records a Route's names as its reconcile in mode left them.
+func (m *metrics) reconciled(key types.NamespacedName, mode netcfg.RouteAddressMode, names []nameState) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.count(m.routes[key], -1)
+	m.routes[key] = routeState{mode: mode, names: names}
+	m.count(m.routes[key], 1)
+	m.settle()
+}
+
+// forget drops a deleted Route.
+func (m *metrics) forget(key types.NamespacedName) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.count(m.routes[key], -1)
+	delete(m.routes, key)
+	m.settle()
+}
+
+// wrote counts one write (not a dry run) and its result.
+func (m *metrics) wrote(ctx context.Context, op plan.Op, err error) {
+	if m == nil {
+		return
+	}
+	result := "success"
+	switch {
+	case apierrs.IsConflict(err):
+		result = "conflict"
+	case err != nil:
+		result = "error"
+	}
+	m.writes.Add(ctx, 1, otelmetric.WithAttributeSet(attribute.NewSet(
+		kindKey.With(string(op.Kind)), verbKey.With(strings.ToLower(string(op.Verb))), resultKey.With(result))))
+}
+
+// count adds a Route's names to the counts (sign 1) or takes them out
+// (sign -1). A Route last reconciled in another mode than the configured
+// one counts as not reconciled.
+func (m *metrics) count(r routeState, sign int64) {
+	for _, n := range r.names {
+		m.shapes[n.shape] += sign
+		reason := n.pending
+		if r.mode != m.mode {
+			reason = PendingNotReconciled
+		}
+		if reason != "" {
+			m.pending[reason] += sign
+		}
+	}
+}
+
+func (m *metrics) recount() {
+	m.shapes, m.pending = map[string]int64{}, map[string]int64{}
+	for _, r := range m.routes {
+		m.count(r, 1)
+	}
+}
+
+// settle ends a switch in progress once no name is left that the
+// controller is still working on, and records its duration.
+func (m *metrics) settle() {
+	if m.since.IsZero() {
+		return
+	}
+	for r, n := range m.pending {
+		if n > 0 && inProgress(r) {
+			return
+		}
+	}
+	m.switchDuration.Record(context.Background(), m.clock.Since(m.since).Seconds(),
+		otelmetric.WithAttributes(modeKey.With(string(m.mode))))
+	m.since = time.Time{}
+}
+
+func must[T any](t T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// onConfig is the config store's callback that records the configured
+// mode.
+func (m *metrics) onConfig(_ string, value interface{}) {
+	if cfg, ok := value.(*netcfg.Config); ok {
+		m.configured(cfg.RouteAddressMode)
+	}
+}

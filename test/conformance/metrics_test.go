@@ -1,0 +1,244 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package conformance
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
+	"knative.dev/route-address/test/cluster"
+)
+
+// TestMetricsFollowSwitch: the controller's Prometheus endpoint, enabled
+// by config-observability as an operator would, scraped before, during and
+// after a switch of 150 Routes (300 names) from ExternalName to Endpoints
+// at serving's client limits: every name ExternalName, then some headless
+// and some not reconciled or waiting for kube-controller-manager's
+// mirroring, then every name headless and nothing pending, one switch's
+// duration recorded, and as many writes counted as the apiserver's audit
+// log shows.
+func TestMetricsFollowSwitch(t *testing.T) {
+	needLocal(t)
+	const routes, names = 150, 300
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
+	// Routes of earlier tests go with their namespaces; the controller
+	// started below counts only the Routes it reconciles.
+	eventuallyWithin(t, 2*time.Minute, "no Route left from other tests", func() error {
+		l, err := env.serving.ServingV1().Routes("").List(bg(), metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		if len(l.Items) > 0 {
+			return fmt.Errorf("%d Routes, the first %s/%s", len(l.Items), l.Items[0].Namespace, l.Items[0].Name)
+		}
+		return nil
+	})
+	endpoint := enablePrometheus(t)
+	stopController()
+	if err := startController(cluster.Limits(50, 50)...); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(restartAfter(t))
+
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.120", 80)
+	ns := namespace(t, "metrics")
+	for i := range routes {
+		name := fmt.Sprintf("r%d", i)
+		route(t, ns, name, "tag")
+		setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
+	}
+	var before scraped
+	eventually(t, "every name ExternalName in the metrics", func() error {
+		s, err := scrape(endpoint)
+		if err != nil {
+			return err
+		}
+		before = s
+		if n := s.names("externalname"); n != names {
+			return fmt.Errorf("%d names ExternalName, want %d", n, names)
+		}
+		return nil
+	})
+	t.Logf("before the switch:\n%s", before)
+	if got := before.pending(); got != 0 {
+		t.Errorf("before the switch %d names pending, want 0", got)
+	}
+
+	start := time.Now()
+	setMode(t, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressFallbackEnabled)
+	var during, after scraped
+	eventuallyWithin(t, 3*time.Minute, "every name headless and nothing pending", func() error {
+		s, err := scrape(endpoint)
+		if err != nil {
+			return err
+		}
+		if h := s.names("headless"); during == nil && h > 0 && h < names {
+			during = s
+		}
+		after = s
+		if h, p := s.names("headless"), s.pending(); h != names || p != 0 {
+			return fmt.Errorf("%d of %d names headless, %d pending", h, names, p)
+		}
+		return nil
+	})
+	if during == nil {
+		t.Error("no scrape caught the switch in progress (some names headless, some not)")
+	} else {
+		t.Logf("during the switch:\n%s", during)
+		if p := during.pending(); p == 0 {
+			t.Error("during the switch no name is pending")
+		}
+	}
+	t.Logf("after the switch:\n%s", after)
+	if n := after.sum(`kn_routeaddress_switch_duration_seconds_count{`, `kn_routeaddress_mode="endpoints"`); n != 1 {
+		t.Errorf("%v switches to endpoints recorded, want 1", n)
+	}
+	if d, limit := after.sum(`kn_routeaddress_switch_duration_seconds_sum{`, `kn_routeaddress_mode="endpoints"`), time.Since(start).Seconds(); d <= 0 || d > limit {
+		t.Errorf("the switch took %vs by the metric, want more than 0 and at most the %.1fs the test waited", d, limit)
+	}
+
+	auditQuiet(t, start, ns, 3*time.Second)
+	final, err := scrape(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	took, not := cluster.Took(auditWrites(t, start, ns))
+	ours := func(ws []cluster.AuditEvent) int {
+		return len(slices.DeleteFunc(ws, func(w cluster.AuditEvent) bool { return w.Agent() != "controller" }))
+	}
+	succeeded := final.sum(`kn_routeaddress_writes_total{`, `kn_routeaddress_result="success"`) - before.sum(`kn_routeaddress_writes_total{`, `kn_routeaddress_result="success"`)
+	failed := final.sum(`kn_routeaddress_writes_total{`) - before.sum(`kn_routeaddress_writes_total{`) - succeeded
+	t.Logf("writes counted: %v took effect, %v refused; the audit log: %s", succeeded, failed, summarizeWrites(append(took, not...)))
+	if int(succeeded) != ours(took) || int(failed) != ours(not) {
+		t.Errorf("the metric counts %v writes that took effect and %v refused, the audit log %d and %d", succeeded, failed, ours(took), ours(not))
+	}
+}
+
+// enablePrometheus makes config-observability ask for the Prometheus
+// exporter on a free loopback port, as an operator would, deleted when the
+// test ends; the controller reads it when it starts. It returns the
+// address the metrics are served at.
+func enablePrometheus(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cm := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "config-observability", Namespace: cluster.SystemNamespace},
+		Data:       map[string]string{"metrics-protocol": "prometheus", "metrics-endpoint": addr},
+	}
+	cms := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace)
+	if _, err := cms.Create(bg(), cm, metav1.CreateOptions{}); apierrs.IsAlreadyExists(err) {
+		_, err = cms.Update(bg(), cm, metav1.UpdateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cms.Delete(bg(), cm.Name, metav1.DeleteOptions{}) })
+	return "http://" + addr + "/metrics"
+}
+
+// restartAfter returns a cleanup that starts the suite's controller again
+// as the other tests expect it, once config-observability is gone.
+func restartAfter(t *testing.T) func() {
+	return func() {
+		_ = env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Delete(bg(), "config-observability", metav1.DeleteOptions{})
+		stopController()
+		if err := startController(); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// scraped is the route-address lines of a scrape of the Prometheus text
+// format: "name{labels} value".
+type scraped []string
+
+func scrape(url string) (scraped, error) {
+	resp, err := (&http.Client{Timeout: 5 * time.Second}).Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	var s scraped
+	for _, line := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(line, "kn_routeaddress_") {
+			s = append(s, line)
+		}
+	}
+	return s, nil
+}
+
+func (s scraped) String() string { return strings.Join(s, "\n") }
+
+// sum adds the values of the lines that contain every one of parts.
+func (s scraped) sum(parts ...string) float64 {
+	total := 0.0
+	for _, line := range s {
+		if !containsAll(line, parts) {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err == nil {
+			total += v
+		}
+	}
+	return total
+}
+
+// names is the number of names of a shape.
+func (s scraped) names(shape string) int {
+	return int(s.sum(`kn_routeaddress_names_count{`, fmt.Sprintf(`kn_routeaddress_shape=%q`, shape)))
+}
+
+// pending is the number of names pending for any reason.
+func (s scraped) pending() int { return int(s.sum(`kn_routeaddress_names_pending_count{`)) }
+
+func containsAll(line string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(line, p) {
+			return false
+		}
+	}
+	return true
+}
