@@ -208,7 +208,8 @@ collection, mirroring), which fields it owns, which EndpointSlices are
 the Route's, taking back a slice whose labels were changed, and waiting
 for kube-controller-manager's mirrored slice before a name relies on it."
 
-ra api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go
+ra api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go \
+  pending.go metrics.go metrics_test.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
 "The reconciler's client and listers of the three kinds it writes, behind
 one dispatch (Services, Endpoints, EndpointSlices: a cached read, a read
@@ -218,7 +219,11 @@ shown yet (a reconcile that starts before they do requeues instead of
 planning again on a stale cache), the Warnings last recorded for each
 Route (each reported once, again after an hour), and the namespaces being
 deleted whose writes it drops (logged once each, as Kubernetes'
-EndpointSlice controller drops such work instead of retrying it)."
+EndpointSlice controller drops such work instead of retrying it). Its
+metrics, registered as the KPA's are: the Routes' names by the shape of
+their Service and the configured mode, the names without the mode's shape
+by why (Pending), the writes by kind, verb and result, and how long a
+switch of route-address-mode takes; no attribute names a Route."
 
 ra doc.go config.go config_test.go listers_test.go input.go routeaddress.go status.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
@@ -270,12 +275,14 @@ the Route does not control, each write failing, loopback and IPv4-mapped
 addresses, conflicts, a namespace being deleted); the order of the writes
 against the API."
 
-ra index_test.go slices_test.go status_test.go
-step "routeaddress: tests of the Route's status and of the reads through the indexes" \
+ra index_test.go slices_test.go status_test.go reconcile_metrics_test.go
+step "routeaddress: tests of the Route's status, the metrics and the reads through the indexes" \
 "Tests only: the Route's ClusterLocalAddressReady condition set, changed,
-removed and written again after a conflict; reads through the Route index
-and the EndpointSlice index, scoped to the Route, at a cost that does not
-grow with the namespace's other Routes."
+removed and written again after a conflict; what a reconcile records in
+the metrics (a switch, a name held by a foreign Service, a failed write, a
+fallback); reads through the Route index and the EndpointSlice index,
+scoped to the Route, at a cost that does not grow with the namespace's
+other Routes."
 
 ra large_test.go
 step "routeaddress: tests of load balancers with many addresses" \

@@ -18,7 +18,6 @@ package routeaddress
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -26,22 +25,15 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	k8stypes "k8s.io/apimachinery/pkg/types"
-	clientgotesting "k8s.io/client-go/testing"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
-	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
-	. "knative.dev/pkg/reconciler/testing"
-
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
-	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
 // scrape collects reader's data points as "name{attribute values} value"
@@ -94,103 +86,6 @@ func nonZero(lines []string) []string {
 		}
 	}
 	return out
-}
-
-type metricsKey struct{}
-
-// withMetrics is ctx with the metrics the row's Reconciler records to.
-func withMetrics(ctx context.Context, m *metrics) context.Context {
-	return context.WithValue(ctx, metricsKey{}, m)
-}
-
-// TestReconcileMetrics: what a reconcile records, as a scrape shows it
-// (values that are 0 left out).
-func TestReconcileMetrics(t *testing.T) {
-	route, untagged := rt.Route(true), rt.Route(false)
-	es, on := netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled
-	h, tg := rt.RouteName, rt.TagService
-
-	for _, tc := range []struct {
-		row  TableRow
-		want []string
-	}{{
-		row: TableRow{
-			Name:           "switch ExternalName → EndpointSlices: the name turns headless, two writes",
-			Key:            key,
-			Objects:        base(untagged, lbInternal, live(routeReconcilerObjects(untagged, lbInternal)...)...),
-			WantCreates:    []runtime.Object{bound(rt.Slice(h, ipv4, "10.96.100.10"))},
-			WantUpdates:    []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(routeReconcilerObjects(untagged, lbInternal)[0].(*corev1.Service)), rt.HeadlessService(h)))},
-			WantEvents:     []string{created(plan.KindEndpointSlice, h+"-ipv4")},
-			PostConditions: []func(*testing.T, *TableRow){inOrder("create endpointslices hello-ipv4", "update services hello")},
-		},
-		want: []string{
-			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 1",
-			"kn.routeaddress.writes{kind=EndpointSlice,result=success,verb=create} 1",
-			"kn.routeaddress.writes{kind=Service,result=success,verb=update} 1",
-		},
-	}, {
-		row: TableRow{
-			Name:    "not owned: a Service someone else made with the Route's name",
-			Key:     key,
-			Objects: base(untagged, lbIP, foreign(liveOne(rt.HeadlessService(h)))),
-			WantEvents: []string{
-				Eventf(corev1.EventTypeWarning, "NotOwned", "Service %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h),
-			},
-			WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "NotOwned", "Service %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h)),
-		},
-		want: []string{
-			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 1",
-			"kn.routeaddress.names.pending.count{reason=NotOwned} 1",
-		},
-	}, {
-		row: TableRow{
-			Name:         "a failing create stops its own name only",
-			Key:          key,
-			Objects:      base(route, lbIP, live(rt.HeadlessService(h), rt.HeadlessService(tg))...),
-			WithReactors: []clientgotesting.ReactionFunc{refuseNamed("create", "endpointslices", tg+"-ipv4", errors.New("inducing failure"))},
-			WantErr:      true,
-			WantCreates:  []runtime.Object{bound(rt.Slice(tg, ipv4, "10.0.0.7")), bound(rt.Slice(h, ipv4, "10.0.0.7"))},
-			WantEvents: []string{
-				Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create EndpointSlice %q: inducing failure", tg+"-ipv4"),
-				created(plan.KindEndpointSlice, h+"-ipv4"),
-				Eventf(corev1.EventTypeWarning, "InternalError", "failed to create EndpointSlice %q: inducing failure", tg+"-ipv4"),
-			},
-			WantStatusUpdates: addressStatus(route, Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create EndpointSlice %q: inducing failure", tg+"-ipv4")),
-		},
-		want: []string{
-			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 2",
-			"kn.routeaddress.names.pending.count{reason=WriteFailed} 1",
-			"kn.routeaddress.writes{kind=EndpointSlice,result=error,verb=create} 1",
-			"kn.routeaddress.writes{kind=EndpointSlice,result=success,verb=create} 1",
-		},
-	}, {
-		row: TableRow{
-			Name:    "a load balancer outside the cluster: the name falls back to ExternalName",
-			Key:     key,
-			Objects: base(untagged, []netv1alpha1.LoadBalancerIngressStatus{rt.Domain("lb.example.com")}, live(rt.HeadlessService(h, rt.WithExternalName("lb.example.com")))...),
-			WantEvents: []string{Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
-				"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
-				h, "lb.example.com")},
-			WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
-				"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
-				h, "lb.example.com")),
-		},
-		want: []string{
-			"kn.routeaddress.names.count{mode=endpointslices,shape=externalname} 1",
-			"kn.routeaddress.names.pending.count{reason=ExternalNameFallback} 1",
-		},
-	}} {
-		t.Run(tc.row.Name, func(t *testing.T) {
-			reader := sdkmetric.NewManualReader()
-			m := newMetrics(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)))
-			m.configured(es)
-			tc.row.Ctx = withMetrics(withMode(es, on), m)
-			TableTest{tc.row}.Test(t, recording(factory()))
-			if diff := cmp.Diff(tc.want, nonZero(scrape(t, reader))); diff != "" {
-				t.Error("scrape (-want, +got):", diff)
-			}
-		})
-	}
 }
 
 // TestMetricsSwitch: a switch's names and its duration, from the mode's
