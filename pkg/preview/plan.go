@@ -480,4 +480,3 @@ func left(in plan.Input, p plan.Plan, t *resources.Addressing, ops int) string {
 // blockedPrefix starts Name.Left for a name an object the Route does not
 // control holds.
 const blockedPrefix = "blocked: "
-

@@ -72,7 +72,7 @@ func scrape(t *testing.T, reader *sdkmetric.ManualReader) []string {
 func values(kvs []attribute.KeyValue) string {
 	out := make([]string, len(kvs))
 	for i, kv := range kvs {
-		out[i] = strings.TrimPrefix(string(kv.Key), "kn.routeaddress.") + "=" + kv.Value.Emit()
+		out[i] = strings.TrimPrefix(string(kv.Key), "kn.routeaddress.") + "=" + kv.Value.String()
 	}
 	return strings.Join(out, ",")
 }

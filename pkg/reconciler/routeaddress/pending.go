@@ -31,14 +31,14 @@ import (
 // made. The first four are also the reasons of the Warning events that
 // say so.
 const (
-	PendingNotOwned          = "NotOwned"
-	PendingNoLoadBalancer    = "LoadBalancerNotReady"
-	PendingFallback          = "ExternalNameFallback"
-	PendingUnresolvable      = "LoadBalancerUnresolvable"
-	PendingMirroring         = "WaitingForMirroring"
-	PendingRouteReconciler   = "WaitingForRouteReconciler"
-	PendingWriteFailed       = "WriteFailed"
-	PendingNotReconciled     = "NotReconciled"
+	PendingNotOwned        = "NotOwned"
+	PendingNoLoadBalancer  = "LoadBalancerNotReady"
+	PendingFallback        = "ExternalNameFallback"
+	PendingUnresolvable    = "LoadBalancerUnresolvable"
+	PendingMirroring       = "WaitingForMirroring"
+	PendingRouteReconciler = "WaitingForRouteReconciler"
+	PendingWriteFailed     = "WriteFailed"
+	PendingNotReconciled   = "NotReconciled"
 )
 
 // Pending says why the name t.Name does not have the shape its mode asks

@@ -124,8 +124,9 @@ func TestReconcileMetrics(t *testing.T) {
 			reader := sdkmetric.NewManualReader()
 			m := newMetrics(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)))
 			m.configured(es)
-			tc.row.Ctx = withMetrics(withMode(es, on), m)
-			TableTest{tc.row}.Test(t, recording(factory()))
+			row := tc.row
+			row.Ctx = withMetrics(withMode(es, on), m)
+			TableTest{row}.Test(t, recording(factory()))
 			if diff := cmp.Diff(tc.want, nonZero(scrape(t, reader))); diff != "" {
 				t.Error("scrape (-want, +got):", diff)
 			}
