@@ -43,6 +43,7 @@ import (
 	routeinformer "knative.dev/serving/pkg/client/injection/informers/serving/v1/route"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
 
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -99,7 +100,12 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })
-		configStore := newConfigStore(logging.WithLogger(ctx, logger.Named("config-store")), resync, c.metrics.onConfig)
+		configured := func(_ string, value interface{}) {
+			if network, ok := value.(*netcfg.Config); ok {
+				c.metrics.configured(network.RouteAddressMode)
+			}
+		}
+		configStore := newConfigStore(logging.WithLogger(ctx, logger.Named("config-store")), resync, configured)
 		configStore.WatchConfigs(cmw)
 		return controller.Options{
 			ConfigStore:       configStore,

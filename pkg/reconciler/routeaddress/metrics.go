@@ -257,11 +257,3 @@ func must[T any](t T, err error) T {
 	}
 	return t
 }
-
-// onConfig is the config store's callback that records the configured
-// mode.
-func (m *metrics) onConfig(_ string, value interface{}) {
-	if cfg, ok := value.(*netcfg.Config); ok {
-		m.configured(cfg.RouteAddressMode)
-	}
-}
