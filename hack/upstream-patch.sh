@@ -209,7 +209,7 @@ the Route's, taking back a slice whose labels were changed, and waiting
 for kube-controller-manager's mirrored slice before a name relies on it."
 
 ra api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go \
-  pending.go metrics.go metrics_test.go
+  pending.go pending_test.go metrics.go metrics_test.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
 "The reconciler's client and listers of the three kinds it writes, behind
 one dispatch (Services, Endpoints, EndpointSlices: a cached read, a read

@@ -17,7 +17,6 @@ limitations under the License.
 package routeaddress
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -35,13 +34,6 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
-
-type metricsKey struct{}
-
-// withMetrics is ctx with the metrics the row's Reconciler records to.
-func withMetrics(ctx context.Context, m *metrics) context.Context {
-	return context.WithValue(ctx, metricsKey{}, m)
-}
 
 // TestReconcileMetrics: what a reconcile records, as a scrape shows it
 // (values that are 0 left out).

@@ -291,6 +291,13 @@ func withUID[T runtime.Object](o T) T {
 
 type warnedKey struct{}
 
+type metricsKey struct{}
+
+// withMetrics is ctx with the metrics the row's Reconciler records to.
+func withMetrics(ctx context.Context, m *metrics) context.Context {
+	return context.WithValue(ctx, metricsKey{}, m)
+}
+
 const actionsKey = "actions"
 
 // recording is f with the row's ActionRecorderList kept for its
