@@ -32,10 +32,10 @@ func TestPending(t *testing.T) {
 	h, tg := rt.RouteName, rt.TagService
 	headless := &resources.Addressing{Name: h, Shape: resources.ShapeHeadless}
 	handedBack := &resources.Addressing{Name: h, Shape: resources.ShapeRouteReconciler}
-	ours := rt.Slice(h, ipv4, "10.0.0.7")
-	mirrored := rt.Slice(h, ipv4, "10.0.0.7")
+	ours := rt.Slice(h, discoveryv1.AddressTypeIPv4, "10.0.0.7")
+	mirrored := rt.Slice(h, discoveryv1.AddressTypeIPv4, "10.0.0.7")
 	mirrored.Labels[discoveryv1.LabelManagedBy] = names.MirroredBy
-	tagSlice := rt.Slice(tg, ipv4, "10.0.0.7")
+	tagSlice := rt.Slice(tg, discoveryv1.AddressTypeIPv4, "10.0.0.7")
 	deleteOurs := plan.Op{Verb: plan.Delete, Kind: plan.KindEndpointSlice, Object: ours}
 
 	for _, tc := range []struct {
