@@ -30,6 +30,12 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 )
 
+// AgentName is the name this reconciler records events and field
+// ownership under: its writes name it as their field manager, so that an
+// object's managedFields, and the apiserver's audit log, tell them from the
+// route reconciler's.
+const AgentName = "routeaddress-controller"
+
 // kindAPI reads and writes one kind of object in one namespace: through
 // the apiserver, and from the informer's cache.
 type kindAPI struct {
@@ -85,7 +91,7 @@ func typed[T plan.Object](cl typedClient[T], cached func(string) (T, error)) kin
 			if err != nil {
 				return nil, err
 			}
-			return cl.Update(ctx, t, metav1.UpdateOptions{})
+			return cl.Update(ctx, t, metav1.UpdateOptions{FieldManager: AgentName})
 		},
 		delete: cl.Delete,
 		get: func(ctx context.Context, name string) (metav1.Object, error) {
@@ -126,7 +132,7 @@ func (c kinds) do(ctx context.Context, op plan.Op, dryRun bool) (metav1.Object, 
 	api := c.api(op.Kind, op.Object.GetNamespace())
 	switch op.Verb {
 	case plan.Create:
-		opts := metav1.CreateOptions{}
+		opts := metav1.CreateOptions{FieldManager: AgentName}
 		if dryRun {
 			opts.DryRun = []string{metav1.DryRunAll}
 		}

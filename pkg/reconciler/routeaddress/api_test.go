@@ -119,6 +119,9 @@ func TestDo(t *testing.T) {
 					if len(a.CreateOptions.DryRun) > 0 {
 						v += " (dry run)"
 					}
+					v += " by " + a.CreateOptions.FieldManager
+				case clientgotesting.UpdateActionImpl:
+					v += " by " + a.UpdateOptions.FieldManager
 				case clientgotesting.DeleteActionImpl:
 					if p := a.DeleteOptions.Preconditions; p == nil || p.UID == nil || *p.UID != "uid-1" {
 						t.Errorf("delete without the UID precondition: %+v", a.DeleteOptions)
@@ -126,7 +129,7 @@ func TestDo(t *testing.T) {
 				}
 				verbs = append(verbs, v)
 			}
-			if want := []string{"create (dry run)", "update", "delete", "delete"}; !slices.Equal(verbs, want) {
+			if want := []string{"create (dry run) by " + AgentName, "update by " + AgentName, "delete", "delete"}; !slices.Equal(verbs, want) {
 				t.Errorf("requests = %v, want %v", verbs, want)
 			}
 			if _, err := c.get(ctx, op); !apierrs.IsNotFound(err) {

@@ -47,10 +47,6 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
-// AgentName is the name this reconciler records events and field
-// ownership under.
-const AgentName = "routeaddress-controller"
-
 // SliceSelector selects the EndpointSlices this reconciler writes and those
 // kube-controller-manager mirrors from Endpoints (a name in Endpoints mode
 // answers through them). The binary registers it with knative.dev/pkg's
