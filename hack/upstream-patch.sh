@@ -209,7 +209,7 @@ the Route's, taking back a slice whose labels were changed, and waiting
 for kube-controller-manager's mirrored slice before a name relies on it."
 
 ra api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go \
-  pending.go pending_test.go metrics.go metrics_test.go
+  pending.go metrics.go metrics_test.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
 "The reconciler's client and listers of the three kinds it writes, behind
 one dispatch (Services, Endpoints, EndpointSlices: a cached read, a read
@@ -275,12 +275,12 @@ the Route does not control, each write failing, loopback and IPv4-mapped
 addresses, conflicts, a namespace being deleted); the order of the writes
 against the API."
 
-ra index_test.go slices_test.go status_test.go reconcile_metrics_test.go
+ra index_test.go slices_test.go status_test.go pending_test.go reconcile_metrics_test.go
 step "routeaddress: tests of the Route's status, the metrics and the reads through the indexes" \
 "Tests only: the Route's ClusterLocalAddressReady condition set, changed,
-removed and written again after a conflict; what a reconcile records in
-the metrics (a switch, a name held by a foreign Service, a failed write, a
-fallback); reads through the Route index and the EndpointSlice index,
+removed and written again after a conflict; why a name is pending
+(Pending) and what a reconcile records in the metrics (a switch, a name
+held by a foreign Service, a failed write, a fallback); reads through the Route index and the EndpointSlice index,
 scoped to the Route, at a cost that does not grow with the namespace's
 other Routes."
 
