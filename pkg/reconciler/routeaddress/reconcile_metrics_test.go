@@ -17,6 +17,7 @@ limitations under the License.
 package routeaddress
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -117,7 +118,7 @@ func TestReconcileMetrics(t *testing.T) {
 			m := newMetrics(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)))
 			m.configured(es)
 			row := tc.row
-			row.Ctx = withMetrics(withMode(es, on), m)
+			row.Ctx = context.WithValue(withMode(es, on), metricsKey{}, m)
 			TableTest{row}.Test(t, recording(factory()))
 			if diff := cmp.Diff(tc.want, nonZero(scrape(t, reader))); diff != "" {
 				t.Error("scrape (-want, +got):", diff)

@@ -291,12 +291,8 @@ func withUID[T runtime.Object](o T) T {
 
 type warnedKey struct{}
 
+// metricsKey carries the metrics a row's Reconciler records to.
 type metricsKey struct{}
-
-// withMetrics is ctx with the metrics the row's Reconciler records to.
-func withMetrics(ctx context.Context, m *metrics) context.Context {
-	return context.WithValue(ctx, metricsKey{}, m)
-}
 
 const actionsKey = "actions"
 
