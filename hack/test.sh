@@ -65,7 +65,10 @@ echo "=== third-party programs: building in the background (log: ${LOGS}/third-p
 ) &
 THIRD_PARTY=$!
 
-step "go vet" go vet ./...
+# vet the e2e suite too: a test file without the e2e build tag that uses
+# the suite's helpers compiles only with the tag.
+vet() { go vet ./... && go vet -tags e2e ./...; }
+step "go vet" vet
 step "unit tests" go test -count=1 ./...
 step "mutation check (hack/mutation.sh)" ./hack/mutation.sh
 step "serving patch series (hack/verify-upstream.sh)" ./hack/verify-upstream.sh
