@@ -17,6 +17,8 @@ limitations under the License.
 package preview
 
 import (
+	"fmt"
+
 	"context"
 	"sort"
 	"strings"
@@ -62,14 +64,18 @@ type NameLeft struct {
 	Left      string `json:"left"`
 }
 
-// Progress reads the configured mode (a bad value is its key's default, as
-// the controller reads it) and plans it for every Route in scope.
+// Progress reads the configured mode and plans it for every Route in scope.
+// A value that is not allowed is an error: the controller keeps its last
+// good configuration then, which is not written anywhere the plugin can read.
 func (c Clients) Progress(ctx context.Context, s Scope) (*Progress, error) {
 	cm, err := c.Kube.CoreV1().ConfigMaps(s.SystemNamespace).Get(ctx, netcfg.ConfigMapName, metav1.GetOptions{})
 	if err != nil {
 		return nil, c.explain(err, "get ConfigMap "+s.SystemNamespace+"/"+netcfg.ConfigMapName)
 	}
-	cfg, _ := netcfg.NewConfigFromMapOrDefaults(cm.Data)
+	cfg, err := netcfg.NewConfigFromMap(cm.Data)
+	if err != nil {
+		return nil, fmt.Errorf("ConfigMap %s/%s: %w (the controller keeps its last good configuration; correct the value)", s.SystemNamespace, netcfg.ConfigMapName, err)
+	}
 	rep, err := c.Plan(ctx, s, cfg)
 	if err != nil {
 		return nil, err

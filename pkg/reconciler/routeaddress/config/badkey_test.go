@@ -31,11 +31,13 @@ import (
 )
 
 // TestBadKeyNeverFatal: a bad route-address value never stops serving's
-// controller. knative's configmap store exits the process on a constructor
-// error at the first load; ours never returns one. A bad value at start
-// means the key's default (for the mode: upstream's behaviour), at start as
-// in an update, as knative.dev/networking parses the keys, and each bad value
-// is reported once, naming the key, the value and the allowed values.
+// controller and never switches a Route. knative's configmap store exits
+// the process on a constructor error at the first load, so ours returns
+// none there: a bad value at start means the key's default (for the mode:
+// the route reconciler's behaviour). In an update it returns one, so the
+// store keeps the last good configuration, both keys. Each bad value is
+// reported once, naming the key, the value, the allowed values and the
+// configuration in force.
 func TestBadKeyNeverFatal(t *testing.T) {
 	// Fatal panics instead of exiting, so that the test can say so.
 	logger := zaptest.NewLogger(t, zaptest.WrapOptions(zap.WithFatalHook(zapcore.WriteThenPanic))).Sugar()
@@ -62,21 +64,24 @@ func TestBadKeyNeverFatal(t *testing.T) {
 	// The same bad value again (a resync of the ConfigMap): no new report.
 	load(map[string]string{netcfg.RouteAddressModeKey: "endpointslice"})
 
-	load(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices"})
-	if f := load(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices", netcfg.RouteAddressExternalNameFallbackKey: "maybe"}); f != nil {
+	load(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices", netcfg.RouteAddressExternalNameFallbackKey: "Disabled"})
+	switched := netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeEndpointSlices, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackDisabled}
+	// A bad update keeps the last good configuration whole: the good key of
+	// the same update is not taken either.
+	if f := load(map[string]string{netcfg.RouteAddressModeKey: "Endpoints", netcfg.RouteAddressExternalNameFallbackKey: "maybe"}); f != nil {
 		t.Fatalf("a bad update was fatal: %v", f)
 	}
-	if got := store.Load().Network; got.RouteAddressMode != netcfg.RouteAddressModeEndpointSlices || got.RouteAddressExternalNameFallback != netcfg.RouteAddressFallbackEnabled {
-		t.Errorf("Config after a bad update = %+v, want the good key kept and the bad one's default (EndpointSlices, Enabled)", got)
+	if got := store.Load().Network; *got != switched {
+		t.Errorf("Config after a bad update = %+v, want the last good %+v", got, switched)
 	}
-	if load(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlice"}); store.Mode() != netcfg.RouteAddressModeExternalName {
-		t.Errorf("Mode() after a bad mode in an update = %s, want %s", store.Mode(), netcfg.RouteAddressModeExternalName)
+	if load(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlice"}); store.Mode() != netcfg.RouteAddressModeEndpointSlices {
+		t.Errorf("Mode() after a bad mode in an update = %s, want %s", store.Mode(), netcfg.RouteAddressModeEndpointSlices)
 	}
 
 	want := []string{
 		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-mode with value: "endpointslice" in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; using route-address-mode=externalname, route-address-externalname-fallback=enabled`,
-		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-externalname-fallback with value: "maybe" in config-network ConfigMap is not supported, allowed values are enabled, disabled; using route-address-mode=endpointslices, route-address-externalname-fallback=enabled`,
-		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-mode with value: "EndpointSlice" in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; using route-address-mode=externalname, route-address-externalname-fallback=enabled`,
+		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-externalname-fallback with value: "maybe" in config-network ConfigMap is not supported, allowed values are enabled, disabled; keeping the last good configuration route-address-mode=endpointslices, route-address-externalname-fallback=disabled`,
+		`knative-serving/config-network: invalid ConfigMap knative-serving/config-network: route-address-mode with value: "EndpointSlice" in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; keeping the last good configuration route-address-mode=endpointslices, route-address-externalname-fallback=disabled`,
 	}
 	if fmt.Sprint(reports) != fmt.Sprint(want) {
 		t.Errorf("reports =\n%q\nwant\n%q", reports, want)

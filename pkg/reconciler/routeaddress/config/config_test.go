@@ -64,14 +64,16 @@ func TestStore(t *testing.T) {
 		t.Fatalf("route config = %+v, want network and domain loaded", rc)
 	}
 
-	// A bad value means the key's default, as knative.dev/networking parses it.
+	// A bad value in an update keeps the last good configuration, and
+	// stores nothing.
 	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{netcfg.RouteAddressModeKey: "nonsense"}))
-	if got := store.Mode(); got != netcfg.RouteAddressModeExternalName {
-		t.Errorf("Mode() after bad update = %s, want %s", got, netcfg.RouteAddressModeExternalName)
+	if got := store.Mode(); got != netcfg.RouteAddressModeEndpointSlices {
+		t.Errorf("Mode() after bad update = %s, want %s", got, netcfg.RouteAddressModeEndpointSlices)
 	}
+	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{netcfg.RouteAddressModeKey: "Endpoints"}))
 
 	// onAfterStore callbacks see each route-address configuration stored.
-	if want := []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeExternalName}; !slices.Equal(modes, want) {
+	if want := []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints}; !slices.Equal(modes, want) {
 		t.Errorf("onAfterStore saw modes %v, want %v", modes, want)
 	}
 }

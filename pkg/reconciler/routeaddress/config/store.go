@@ -38,12 +38,13 @@ import (
 //
 // It stands in for the route-address fields of knative.dev/networking's
 // netcfg.Config, which the networking pull request adds there, and parses
-// the two keys with networking's parse. Where networking's NewConfigFromMap
-// fails on a value that is not allowed (and knative's configmap store then
-// exits the process on the first load, or keeps the last configuration on
-// an update), this store never fails: the key gets its default
-// (ExternalName: the route reconciler's behaviour) and each bad value is
-// handed to report once. docs/upstream.md says why the two differ.
+// the two keys with networking's parse. A value that is not allowed never
+// stops the process: written to a running controller it leaves the last good
+// configuration in force (both keys, as knative's configmap store keeps the
+// last configuration when networking's parse fails on an update); at
+// start-up, with nothing to keep, the bad key gets its default
+// (externalname for the mode: the route reconciler's behaviour) where
+// networking's store would exit. Each bad value is handed to report once.
 //
 // +k8s:deepcopy-gen=false
 type Store struct {
@@ -51,7 +52,7 @@ type Store struct {
 	route *routecfg.Store
 
 	report Report
-	// reported is the last error reported.
+	// reported is the last bad value reported (networking's parse error).
 	reported atomic.Pointer[string]
 }
 
@@ -73,20 +74,29 @@ func NewStore(ctx context.Context, report Report, onAfterStore ...func(name stri
 	return s
 }
 
-// load parses the route-address keys of config-network. It never fails: a
-// value that is not allowed means the key's default; each bad value is
-// reported once.
+// load parses the route-address keys of config-network. A value that is not
+// allowed is reported once and, once a configuration has been stored, is an
+// error, so that the store keeps that configuration; the first time, the
+// bad key gets its default.
 func (s *Store) load(cm *corev1.ConfigMap) (*netcfg.Config, error) {
 	nc, err := netcfg.NewConfigFromMapOrDefaults(cm.Data)
 	if err == nil {
 		s.reported.Store(nil)
 		return nc, nil
 	}
-	err = fmt.Errorf("invalid ConfigMap %s/%s: %s; using %s=%s, %s=%s", cm.Namespace, cm.Name, strings.ReplaceAll(err.Error(), "\n", "; "),
+	last, kept := s.UntypedLoad(netcfg.ConfigMapName).(*netcfg.Config)
+	using := "using"
+	if kept {
+		nc, using = last, "keeping the last good configuration"
+	}
+	bad := strings.ReplaceAll(err.Error(), "\n", "; ")
+	err = fmt.Errorf("invalid ConfigMap %s/%s: %s; %s %s=%s, %s=%s", cm.Namespace, cm.Name, bad, using,
 		netcfg.RouteAddressModeKey, nc.RouteAddressMode, netcfg.RouteAddressExternalNameFallbackKey, nc.RouteAddressExternalNameFallback)
-	msg := err.Error()
-	if last := s.reported.Swap(&msg); s.report != nil && (last == nil || *last != msg) {
+	if last := s.reported.Swap(&bad); s.report != nil && (last == nil || *last != bad) {
 		s.report(cm, err)
+	}
+	if kept {
+		return nil, err
 	}
 	return nc, nil
 }
