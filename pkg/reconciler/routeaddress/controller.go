@@ -24,7 +24,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	ingressinformer "knative.dev/networking/pkg/client/injection/informers/networking/v1alpha1/ingress"
@@ -107,6 +109,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 			ConfigStore:       configStore,
 			AgentName:         AgentName,
 			SkipStatusUpdates: true,
+			DemoteFunc:        c.metrics.demoted,
 		}
 	})
 	c.tracker = impl.Tracker
@@ -139,6 +142,19 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		FilterFunc: pkgreconciler.LabelExistsFilterFunc(serving.RouteLabelKey),
 		Handler:    controller.HandleAll(impl.EnqueueLabelOfNamespaceScopedResource("", serving.RouteLabelKey)),
 	})
+	// Objects under one of a Route's names that the Route does not
+	// control (somebody's Endpoints; a slice that carries our managed-by
+	// value without the Route's label) reconcile the Route when they
+	// appear, change or go, through the Service they serve.
+	byService := controller.HandleAll(routeOfService(serviceInformer.Lister(), impl.EnqueueKey))
+	endpointsInformer.Informer().AddEventHandler(cache.FilteringResourceEventHandler{
+		FilterFunc: pkgreconciler.Not(controller.FilterController(&v1.Route{})),
+		Handler:    byService,
+	})
+	sliceInformer.Informer().AddEventHandler(cache.FilteringResourceEventHandler{
+		FilterFunc: pkgreconciler.Not(pkgreconciler.LabelExistsFilterFunc(serving.RouteLabelKey)),
+		Handler:    byService,
+	})
 
 	// The Services a DomainInternal resolves to: a change of their
 	// ClusterIPs, or their deletion, reconciles every Route that points at
@@ -148,6 +164,31 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	))
 
 	return impl
+}
+
+// routeOfService returns a handler that enqueues the Route controlling the
+// Service that an Endpoints (of the same name) or an EndpointSlice (by its
+// service-name label) serves.
+func routeOfService(services corev1listers.ServiceLister, enqueue func(types.NamespacedName)) func(obj interface{}) {
+	isRoute := controller.FilterController(&v1.Route{})
+	return func(obj interface{}) {
+		o, err := kmeta.DeletionHandlingAccessor(obj)
+		if err != nil {
+			return
+		}
+		name := o.GetName()
+		if _, ok := o.(*discoveryv1.EndpointSlice); ok {
+			name = o.GetLabels()[discoveryv1.LabelServiceName]
+		}
+		if name == "" {
+			return
+		}
+		svc, err := services.Services(o.GetNamespace()).Get(name)
+		if err != nil || !isRoute(svc) {
+			return
+		}
+		enqueue(types.NamespacedName{Namespace: svc.Namespace, Name: metav1.GetControllerOfNoCopy(svc).Name})
+	}
 }
 
 // configResync returns an onAfterStore callback that calls resync, as the

@@ -25,12 +25,17 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	corev1listers "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
 	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
 	"knative.dev/pkg/configmap"
 	"knative.dev/pkg/controller"
+	"knative.dev/pkg/kmeta"
 	"knative.dev/pkg/logging"
 	logtesting "knative.dev/pkg/logging/testing"
 	. "knative.dev/pkg/reconciler/testing"
@@ -160,6 +165,51 @@ func TestTrack(t *testing.T) {
 			}
 			if got := logs.FilterMessage("failed to track Service " + ref.String()).Len(); got != tc.logs || logs.Len() != tc.logs {
 				t.Errorf("logged %v, want %d line(s) naming the Service", logs.All(), tc.logs)
+			}
+		})
+	}
+}
+
+// TestRouteOfService: an Endpoints or EndpointSlice the Route does not
+// control enqueues the Route that controls the Service it serves; one of a
+// Service no Route controls, or of no Service, enqueues nothing.
+func TestRouteOfService(t *testing.T) {
+	route := &v1.Route{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "hello", UID: "route-uid"}}
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	for _, s := range []*corev1.Service{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "canary-hello", OwnerReferences: []metav1.OwnerReference{*kmeta.NewControllerRef(route)}}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "other"}},
+	} {
+		if err := indexer.Add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slice := func(service string) *discoveryv1.EndpointSlice {
+		return &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "claims-1",
+			Labels: map[string]string{discoveryv1.LabelServiceName: service}}}
+	}
+	endpoints := func(name string) *corev1.Endpoints {
+		return &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}}
+	}
+	hello := []types.NamespacedName{{Namespace: "ns", Name: "hello"}}
+	for _, tc := range []struct {
+		name string
+		obj  interface{}
+		want []types.NamespacedName
+	}{
+		{"a slice of the Route's Service", slice("canary-hello"), hello},
+		{"a deleted slice of the Route's Service", cache.DeletedFinalStateUnknown{Key: "ns/claims-1", Obj: slice("canary-hello")}, hello},
+		{"Endpoints of the Route's Service", endpoints("canary-hello"), hello},
+		{"a slice of a Service no Route controls", slice("other"), nil},
+		{"a slice of no Service", slice("gone"), nil},
+		{"a slice without a service-name label", slice(""), nil},
+		{"Endpoints of no Service", endpoints("gone"), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []types.NamespacedName
+			routeOfService(corev1listers.NewServiceLister(indexer), func(k types.NamespacedName) { got = append(got, k) })(tc.obj)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("enqueued (-want +got):\n%s", diff)
 			}
 		})
 	}

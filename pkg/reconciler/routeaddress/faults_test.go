@@ -341,15 +341,19 @@ func TestReconcileFaults(t *testing.T) {
 		},
 		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "NotOwned", "Endpoints %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h, h)),
 	}, {
-		Name: "not owned: an EndpointSlice with our label that the Route does not control",
+		// A slice that carries our managed-by value for the Route's Service
+		// is ours, whoever made it, as the EndpointSlice controller treats
+		// slices that carry its value: one under the name the Route wants
+		// is taken over in place (its foreign address replaced), one under
+		// another name is deleted once ours is written.
+		Name: "slices that claim our manager: taken over, or deleted",
 		Key:  key,
 		Ctx:  withMode(es, on),
 		Objects: base(untagged, lbIP, liveOne(rt.HeadlessService(h)),
-			foreign(liveOne(rt.Slice(h, ipv4, "10.0.0.7")))),
-		WantEvents: []string{
-			Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h+"-ipv4", h),
-		},
-		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", h+"-ipv4", h)),
+			foreign(liveOne(rt.Slice(h, ipv4, "10.0.0.9"))), foreign(named(liveOne(rt.Slice(h, ipv4, "10.0.0.9")), h+"-extra"))),
+		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(foreignUID(liveOne(rt.Slice(h, ipv4, "10.0.0.7"))))},
+		WantDeletes: []clientgotesting.DeleteActionImpl{deleteOf(slicesResource, h+"-extra")},
+		WantEvents:  []string{done("Deleted", obj(plan.KindEndpointSlice, h+"-extra"))},
 	}, {
 		// Writes that fail: an error (the Route is retried) and a Warning,
 		// except a delete that finds the object already gone.
@@ -474,5 +478,17 @@ func withLabel[T metav1.Object](o T, k, v string) T {
 func foreign[T metav1.Object](o T) T {
 	o.SetOwnerReferences(nil)
 	o.SetUID("someone-else")
+	return o
+}
+
+// foreignUID is o with the UID foreign gives.
+func foreignUID[T metav1.Object](o T) T {
+	o.SetUID("someone-else")
+	return o
+}
+
+// named is o renamed.
+func named[T metav1.Object](o T, name string) T {
+	o.SetName(name)
 	return o
 }

@@ -31,6 +31,7 @@ import (
 	otelmetric "go.opentelemetry.io/otel/metric"
 
 	"knative.dev/pkg/observability/attributekey"
+	"knative.dev/pkg/reconciler"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
@@ -90,8 +91,9 @@ type routeState struct {
 // read: every Route's names as its last reconcile left them (a Route is
 // forgotten once deleted), and counts of them kept as they change, so
 // that a scrape and a reconcile cost the same however many Routes there
-// are. Under leader election each replica counts the Routes it has
-// reconciled since it started.
+// are. Under leader election each replica counts the Routes of the
+// buckets it leads that it has reconciled since it took them: a Route is
+// forgotten when its bucket is lost.
 type metrics struct {
 	clock clock.PassiveClock
 
@@ -181,6 +183,24 @@ func (m *metrics) reconciled(key types.NamespacedName, mode netcfg.RouteAddressM
 	m.count(m.routes[key], -1)
 	m.routes[key] = routeState{mode: mode, names: names}
 	m.count(m.routes[key], 1)
+	m.settle()
+}
+
+// demoted drops the Routes of a bucket this replica no longer leads: the
+// replica that takes the bucket counts them, so that the gauges summed over
+// the replicas count every name once.
+func (m *metrics) demoted(b reconciler.Bucket) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for key, r := range m.routes {
+		if b.Has(key) {
+			m.count(r, -1)
+			delete(m.routes, key)
+		}
+	}
 	m.settle()
 }
 

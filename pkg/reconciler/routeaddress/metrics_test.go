@@ -19,6 +19,7 @@ package routeaddress
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -26,11 +27,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	k8stypes "k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+
+	"knative.dev/pkg/hash"
+	"knative.dev/pkg/reconciler"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
@@ -169,6 +174,62 @@ func TestMetricsSwitch(t *testing.T) {
 	}
 }
 
+// TestMetricsDemoted: two replicas lead two buckets each; the first then
+// leads all four, as a replica does that took over from one paused past its
+// lease, and the paused one, woken, loses its two. Summed over both
+// replicas, the gauges count every name once at each step.
+func TestMetricsDemoted(t *testing.T) {
+	buckets := hash.NewBucketSet(sets.New("b0", "b1", "b2", "b3")).Buckets()
+	readers := []*sdkmetric.ManualReader{sdkmetric.NewManualReader(), sdkmetric.NewManualReader()}
+	ms := []*metrics{
+		newMetrics(sdkmetric.NewMeterProvider(sdkmetric.WithReader(readers[0]))),
+		newMetrics(sdkmetric.NewMeterProvider(sdkmetric.WithReader(readers[1]))),
+	}
+	es := netcfg.RouteAddressModeEndpointSlices
+	leads := func(m *metrics, bs ...reconciler.Bucket) {
+		for i := range 40 {
+			key := k8stypes.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("r%d", i)}
+			if slices.ContainsFunc(bs, func(b reconciler.Bucket) bool { return b.Has(key) }) {
+				m.reconciled(key, es, []nameState{{shape: ShapeHeadless}, {shape: ShapeHeadless}})
+			}
+		}
+	}
+	total := func() int {
+		n := 0
+		for _, r := range readers {
+			for _, l := range scrape(t, r) {
+				var v int
+				if _, err := fmt.Sscanf(l[strings.LastIndex(l, " ")+1:], "%d", &v); err == nil && strings.HasPrefix(l, "kn.routeaddress.names.count{") {
+					n += v
+				}
+			}
+		}
+		return n
+	}
+	for _, m := range ms {
+		m.configured(es)
+	}
+	leads(ms[0], buckets[0], buckets[1])
+	leads(ms[1], buckets[2], buckets[3])
+	if got := total(); got != 80 {
+		t.Errorf("two buckets each: %d names summed over the replicas, want 80", got)
+	}
+	// Replica 1 is paused; replica 0 takes its buckets and reconciles
+	// their Routes; replica 1 wakes and loses them.
+	leads(ms[0], buckets[2], buckets[3])
+	if got := total(); got != 120 {
+		t.Errorf("before the paused replica notices: %d names, want 120 (its last count stands until it is demoted)", got)
+	}
+	ms[1].demoted(buckets[2])
+	ms[1].demoted(buckets[3])
+	if got := total(); got != 80 {
+		t.Errorf("after the demotion: %d names summed over the replicas, want 80", got)
+	}
+	if got := nonZero(scrape(t, readers[1])); len(got) != 0 {
+		t.Errorf("the demoted replica reports %q, want zeros", got)
+	}
+}
+
 // TestMetricsNil: a Reconciler built without metrics records nothing and
 // does not fail.
 func TestMetricsNil(t *testing.T) {
@@ -176,5 +237,6 @@ func TestMetricsNil(t *testing.T) {
 	m.configured(netcfg.RouteAddressModeEndpoints)
 	m.reconciled(k8stypes.NamespacedName{Name: "a"}, netcfg.RouteAddressModeEndpoints, nil)
 	m.forget(k8stypes.NamespacedName{Name: "a"})
+	m.demoted(reconciler.UniversalBucket())
 	m.wrote(context.Background(), plan.Op{}, nil)
 }

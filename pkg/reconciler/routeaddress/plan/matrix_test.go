@@ -314,6 +314,24 @@ var froms = append([]from{
 		s.slices[sl.Name] = sl
 		return s, nil
 	}, true, lbIP},
+	{"slices that claim our manager", func() (*apiserver, error) {
+		s, err := ours(lbInternal, netcfg.RouteAddressModeEndpointSlices)()
+		if err != nil {
+			return nil, err
+		}
+		// Somebody's slices labelled with our managed-by value: one in
+		// place of the Route's own (no owner, another address), one more
+		// under another name.
+		sl := s.slices[RouteName+"-ipv4"].DeepCopy()
+		sl.OwnerReferences, sl.UID = nil, "someone-else"
+		sl.Endpoints = []discoveryv1.Endpoint{{Addresses: []string{"10.99.0.7"}}}
+		s.slices[sl.Name] = sl
+		extra := sl.DeepCopy()
+		extra.Name, extra.UID = RouteName+"-extra", "someone-else-too"
+		extra.Endpoints = []discoveryv1.Endpoint{{Addresses: []string{"10.99.0.8"}}}
+		s.slices[extra.Name] = extra
+		return s, nil
+	}, true, lbInternal},
 	{"foreign-owned Service", func() (*apiserver, error) {
 		s := newAPIServer(plan.Actual{})
 		foreign := &corev1.Service{
@@ -406,7 +424,7 @@ func TestTransitionMatrix(t *testing.T) {
 				p := plan.Make(in)
 				fmt.Fprintf(&golden, "%s\n%s", row, describeFrom(p, before))
 
-				checkForeignUntouched(t, e.route, p)
+				checkForeignUntouched(t, e.route, before, p)
 				checkOrder(t, p)
 				checkAnswersThroughout(t, before, p)
 				if err := s.apply(p.Ops); err != nil {
@@ -416,7 +434,7 @@ func TestTransitionMatrix(t *testing.T) {
 				case tt.mode.Managed():
 					afterMirroring(t, s, p, e.input, func(now plan.Actual, p plan.Plan) {
 						fmt.Fprintf(&golden, "  once mirrored:\n%s", describeFrom(p, now))
-						checkForeignUntouched(t, e.route, p)
+						checkForeignUntouched(t, e.route, now, p)
 						checkOrder(t, p)
 						checkAnswersThroughout(t, now, p)
 					})
@@ -486,19 +504,23 @@ func afterMirroring(t *testing.T, s *apiserver, p plan.Plan, input func(plan.Act
 	}
 }
 
-// routeOwns reports whether the Route owns o: it controls it, or, for an
-// EndpointSlice, o is controlled by a Service of the name it serves.
-func routeOwns(o metav1.Object, route metav1.Object) bool {
+// routeOwns reports whether the Route owns o, one of the objects of a: it
+// controls it, or, for an EndpointSlice, o is controlled by a Service of
+// the name it serves, or o carries our managed-by value for a name whose
+// Service is the Route's or missing (it claims to be ours).
+func routeOwns(o metav1.Object, route metav1.Object, a plan.Actual) bool {
 	if s, ok := o.(*discoveryv1.EndpointSlice); ok {
-		return plan.OursSlice(s, route, s.Labels[discoveryv1.LabelServiceName])
+		svc, _ := find(a, plan.KindService, s.Labels[discoveryv1.LabelServiceName]).(*corev1.Service)
+		claims := s.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy && (svc == nil || metav1.IsControlledBy(svc, route))
+		return claims || plan.OursSlice(s, route, s.Labels[discoveryv1.LabelServiceName])
 	}
 	return metav1.IsControlledBy(o, route)
 }
 
-func checkForeignUntouched(t *testing.T, owner metav1.Object, p plan.Plan) {
+func checkForeignUntouched(t *testing.T, owner metav1.Object, before plan.Actual, p plan.Plan) {
 	t.Helper()
 	for _, op := range p.Ops {
-		if op.Verb != plan.Create && !routeOwns(op.Object, owner) {
+		if op.Verb != plan.Create && !routeOwns(op.Object, owner, before) {
 			t.Errorf("%s %s %s is not controlled by the Route", op.Verb, op.Kind, op.Name())
 		}
 	}
@@ -556,7 +578,7 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 			blocked[tg.Name] = true
 		}
 		for _, sl := range s.slices {
-			if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && sl.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy && !routeOwns(sl, e.route) {
+			if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && sl.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy && !routeOwns(sl, e.route, s.actual()) {
 				blocked[tg.Name] = true
 			}
 		}
@@ -637,7 +659,7 @@ func checkConverged(t *testing.T, e env, s *apiserver, before plan.Actual) {
 				if sl.Labels[discoveryv1.LabelManagedBy] == names.MirroredBy {
 					continue
 				}
-				if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && !routeOwns(sl, e.route) {
+				if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && !routeOwns(sl, e.route, s.actual()) {
 					wantSlices++
 				} else if sl.Labels[discoveryv1.LabelServiceName] == tg.Name && s.services[tg.Name] != nil && !metav1.IsControlledBy(s.services[tg.Name], e.route) {
 					t.Errorf("our EndpointSlice %s serves somebody else's Service %s", sl.Name, tg.Name)

@@ -154,7 +154,14 @@ const (
 	// (deleted, or replaced by one with another UID); garbage collection
 	// deletes it.
 	ownerDeleted
-	// ownerOther: anything else; never written.
+	// ownerClaimed: no controller, or one that is neither the Route nor
+	// the Service it serves, while that Service is the Route's or missing:
+	// the slice claims this controller's managed-by value for a name the
+	// Route addresses, so it is handled as ours (the EndpointSlice
+	// controller does the same with slices that carry its value): taken
+	// over under a name the Route wants, deleted under any other.
+	ownerClaimed
+	// ownerOther: the Service it serves is somebody else's; never written.
 	ownerOther
 )
 
@@ -162,22 +169,18 @@ const (
 // there is none).
 func (p *planner) sliceOwner(s *discoveryv1.EndpointSlice, svc *corev1.Service) sliceOwnership {
 	ref := metav1.GetControllerOfNoCopy(s)
-	if ref == nil {
-		return ownerOther
-	}
-	if ref.UID == p.owner.GetUID() {
+	ofService := ref != nil && ref.Kind == "Service" && ref.APIVersion == "v1" && ref.Name == s.Labels[discoveryv1.LabelServiceName]
+	switch {
+	case ref != nil && ref.UID == p.owner.GetUID():
 		return ownerRoute
-	}
-	if ref.Kind != "Service" || ref.APIVersion != "v1" || ref.Name != s.Labels[discoveryv1.LabelServiceName] {
-		return ownerOther
-	}
-	if svc == nil || ref.UID != svc.UID {
+	case ofService && (svc == nil || ref.UID != svc.UID):
 		return ownerDeleted
+	case svc != nil && !p.controlled(svc):
+		return ownerOther
+	case !ofService:
+		return ownerClaimed
 	}
-	if p.controlled(svc) {
-		return ownerService
-	}
-	return ownerOther
+	return ownerService
 }
 
 // OursSlice reports whether s, an EndpointSlice of the Service service,
@@ -401,6 +404,11 @@ func (p *planner) sliceOps(want, have *discoveryv1.EndpointSlice, svc *corev1.Se
 	if have.AddressType != want.AddressType {
 		// addressType is immutable.
 		return replaceSlice(have, withOwnerUID(want, uid), "addressType changed")
+	}
+	if owner == ownerClaimed {
+		// Nothing deletes it with a Service: taken over in place, so that
+		// the name never goes without the slice.
+		return []Op{{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(withOwnerUID(want, uid), have), Reason: "claims this controller's managed-by value"}}
 	}
 	if recreated {
 		// A slice the old Service controlled is garbage collected with it.

@@ -247,11 +247,11 @@ func FuzzPlan(f *testing.F) {
 		}
 		p := plan.Make(in)
 		for _, op := range p.Ops {
-			if op.Verb != plan.Create && !routeOwns(op.Object, e.route) {
+			if op.Verb != plan.Create && !routeOwns(op.Object, e.route, before) {
 				t.Fatalf("%s %s %s is not controlled by the Route", op.Verb, op.Kind, op.Name())
 			}
 			if op.Verb == plan.Create {
-				if o := find(before, op.Kind, op.Name()); o != nil && !routeOwns(o, e.route) {
+				if o := find(before, op.Kind, op.Name()); o != nil && !routeOwns(o, e.route, before) {
 					t.Fatalf("Create %s %s over an object the Route does not control", op.Kind, op.Name())
 				}
 			}
