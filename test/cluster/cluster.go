@@ -296,6 +296,9 @@ func stop(cmd *exec.Cmd) {
 // Stop ends a process started with Run.
 func Stop(cmd *exec.Cmd) { stop(cmd) }
 
+// FreePorts returns n TCP ports free on 127.0.0.1 now.
+func FreePorts(n int) ([]int, error) { return freePorts(n) }
+
 func freePorts(n int) ([]int, error) {
 	var ls []net.Listener
 	defer func() {

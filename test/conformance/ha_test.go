@@ -110,38 +110,51 @@ func (r *replica) logSize(t *testing.T) int64 {
 var replicaLimits = cluster.Limits(40, 40)
 
 // startReplicas replaces the single controller with n replicas under
-// leader election (leases shortened), and puts everything back when the
-// test ends.
-func startReplicas(t *testing.T, n int) []*replica {
+// leader election (leases shortened, the rest of config-leader-election
+// as le says), and puts everything back when the test ends.
+func startReplicas(t *testing.T, n int, le ...string) []*replica {
 	t.Helper()
 	needLocal(t)
-	patchLeaderElection(t, map[string]string{
+	data := map[string]string{
 		"lease-duration": testLease.String(), "renew-deadline": testRenew.String(), "retry-period": testRetry.String(),
-	})
+	}
+	for i := 0; i+1 < len(le); i += 2 {
+		data[le[i]] = le[i+1]
+	}
+	patchLeaderElection(t, data)
 	stopController()
-	var rs []*replica
 	t.Cleanup(func() {
-		for _, r := range rs {
-			cluster.Stop(r.cmd)
+		for k := range data {
+			data[k] = ""
 		}
-		patchLeaderElection(t, map[string]string{"lease-duration": "", "renew-deadline": "", "retry-period": ""})
+		patchLeaderElection(t, data)
 		if err := startController(); err != nil {
 			t.Error(err)
 		}
 	})
+	var rs []*replica
 	for i := range n {
-		r := &replica{i: i}
-		if fi, err := os.Stat(r.log()); err == nil {
-			r.from = fi.Size()
-		}
-		cmd, err := cluster.StartReplica(env.local, env.controller, i, replicaLimits...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.cmd = cmd
-		rs = append(rs, r)
+		rs = append(rs, addReplica(t, i))
 	}
 	return rs
+}
+
+// addReplica starts replica i with extra added to its environment; it is
+// stopped when the test ends, before the controller of the suite comes
+// back.
+func addReplica(t *testing.T, i int, extra ...string) *replica {
+	t.Helper()
+	r := &replica{i: i}
+	if fi, err := os.Stat(r.log()); err == nil {
+		r.from = fi.Size()
+	}
+	cmd, err := cluster.StartReplica(env.local, env.controller, i, append(append([]string(nil), replicaLimits...), extra...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.cmd = cmd
+	t.Cleanup(func() { cluster.Stop(cmd) })
+	return r
 }
 
 func patchLeaderElection(t *testing.T, data map[string]string) {
@@ -385,4 +398,148 @@ func TestHATwoReplicasSwitches(t *testing.T) {
 			t.Errorf("replica %d (leader: %v) logged %d writes: only the leader may write", r.i, r == leader, got)
 		}
 	}
+}
+
+// routeAddressHolders maps each routeaddress lease to the replica that
+// holds it (nil for a holder that is none of rs).
+func routeAddressHolders(t *testing.T, rs []*replica) map[string]*replica {
+	t.Helper()
+	ids := map[string]*replica{}
+	for _, r := range rs {
+		for _, id := range r.identities(t) {
+			ids[id] = r
+		}
+	}
+	l, err := env.kube.CoordinationV1().Leases(cluster.SystemNamespace).List(bg(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*replica{}
+	for _, lease := range l.Items {
+		if strings.Contains(lease.Name, "routeaddress") && lease.Spec.HolderIdentity != nil && *lease.Spec.HolderIdentity != "" {
+			out[lease.Name] = ids[*lease.Spec.HolderIdentity]
+		}
+	}
+	return out
+}
+
+// TestHADemotionMetrics: three replicas, config-leader-election buckets 4.
+// Replica 0 starts first and leads all four routeaddress buckets; the other
+// two join; 50 Routes (100 names) converge in EndpointSlices mode. Replica 0
+// is frozen past its lease: the others take its buckets and count their
+// Routes. Woken, it loses the four buckets without a restart and forgets
+// their Routes: summed over the replicas, kn_routeaddress_names_count is
+// 100 again, and replica 0 reports none.
+func TestHADemotionMetrics(t *testing.T) {
+	const n, names, buckets = 50, 100, 4
+	needLocal(t)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
+	enablePrometheus(t)
+	ports, err := cluster.FreePorts(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := make([]string, len(ports))
+	start := func(i int) *replica {
+		urls[i] = fmt.Sprintf("http://127.0.0.1:%d/metrics", ports[i])
+		return addReplica(t, i, "METRICS_PROMETHEUS_HOST=127.0.0.1", fmt.Sprintf("METRICS_PROMETHEUS_PORT=%d", ports[i]))
+	}
+	startReplicas(t, 0, "buckets", fmt.Sprint(buckets))
+	rs := []*replica{start(0)}
+	eventually(t, "replica 0 leads every routeaddress bucket", func() error {
+		hs := routeAddressHolders(t, rs)
+		if len(hs) != buckets {
+			return fmt.Errorf("%d routeaddress leases held", len(hs))
+		}
+		for lease, r := range hs {
+			if r != rs[0] {
+				return fmt.Errorf("%s is held by another", lease)
+			}
+		}
+		return nil
+	})
+	rs = append(rs, start(1), start(2))
+
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.74", 80)
+	ns := namespace(t, "demote")
+	for i := range n {
+		name := fmt.Sprintf("r%d", i)
+		route(t, ns, name, "tag")
+		setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
+	}
+	eventuallyWithin(t, 2*time.Minute, "every Route converged", func() error {
+		if c := converted(ns, n); c < n {
+			return fmt.Errorf("%d of %d", c, n)
+		}
+		return nil
+	})
+	// counts scrapes the replicas in live (a frozen one cannot answer).
+	counts := func(live ...*replica) ([]int, int, error) {
+		per, total := make([]int, len(rs)), 0
+		for _, r := range live {
+			s, err := scrape(urls[r.i])
+			if err != nil {
+				return nil, 0, err
+			}
+			per[r.i] = int(s.sum(`kn_routeaddress_names_count{`))
+			total += per[r.i]
+		}
+		return per, total, nil
+	}
+	want := func(what string, live ...*replica) {
+		eventually(t, what, func() error {
+			per, total, err := counts(live...)
+			if err != nil {
+				return err
+			}
+			if total != names {
+				return fmt.Errorf("names by replica %v, %d in all, want %d", per, total, names)
+			}
+			return nil
+		})
+	}
+	want("the three replicas count every name once", rs...)
+
+	if err := syscall.Kill(rs[0].cmd.Process.Pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(rs[0].cmd.Process.Pid, syscall.SIGCONT) })
+	frozen := time.Now()
+	eventually(t, "replicas 1 and 2 lead every bucket", func() error {
+		hs := routeAddressHolders(t, rs)
+		for lease, r := range hs {
+			if r == nil || r == rs[0] {
+				return fmt.Errorf("%s is not held by replica 1 or 2", lease)
+			}
+		}
+		if len(hs) != buckets {
+			return fmt.Errorf("%d routeaddress leases held", len(hs))
+		}
+		return nil
+	})
+	want("replicas 1 and 2 count every name once", rs[1], rs[2])
+	t.Logf("replica 0 frozen: replicas 1 and 2 took its buckets and count every name after %v", time.Since(frozen).Round(100*time.Millisecond))
+
+	if err := syscall.Kill(rs[0].cmd.Process.Pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	woken := time.Now()
+	want("after replica 0 wakes, the three count every name once", rs...)
+	// It stays so: a replica that lost its buckets reports none of their
+	// Routes.
+	for range 5 {
+		time.Sleep(time.Second)
+		per, total, err := counts(rs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != names || per[0] != 0 {
+			t.Fatalf("names by replica %v, %d in all: want %d, none from replica 0", per, total, names)
+		}
+	}
+	if !rs[0].alive() {
+		t.Fatal("replica 0 exited: the demotion is meant to happen without a restart")
+	}
+	t.Logf("replica 0 woke and lost its buckets: the replicas count %d names in all within %v, replica 0 none", names, time.Since(woken).Round(100*time.Millisecond))
 }

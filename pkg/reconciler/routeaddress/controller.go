@@ -94,6 +94,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		warned:      newWarned(),
 		terminating: newTerminating(),
 		metrics:     newMetrics(nil),
+		retries:     newRetries(),
 		client:      servingclient.Get(ctx),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {

@@ -370,6 +370,23 @@ func TestReconcileFaults(t *testing.T) {
 		},
 		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: inducing failure for create services", h)),
 	}, {
+		// A refusal that passes by itself (429, 5xx, the admission
+		// plugin's RESTMapper not knowing the Route's kind yet after an
+		// apiserver restart) retries the Route after its own delay, not
+		// through the work queue's shared rate limit: a requeue, with the
+		// failed write's Warning and no InternalError.
+		Name:         "create refused for a passing reason",
+		Key:          key,
+		Ctx:          withMode(es, on),
+		Objects:      base(untagged, lbIP),
+		WithReactors: []clientgotesting.ReactionFunc{refuse("create", "services", apierrs.NewTooManyRequests("slow down", 1))},
+		WantErr:      true,
+		WantCreates:  []runtime.Object{rt.HeadlessService(h)},
+		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: slow down", h),
+		},
+		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "CreationFailed", "Failed to create Service %q: slow down", h)),
+	}, {
 		Name:         "update fails",
 		Key:          key,
 		Ctx:          withMode(es, on),

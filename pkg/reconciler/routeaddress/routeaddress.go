@@ -30,6 +30,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/pkg/controller"
@@ -65,6 +66,9 @@ type Reconciler struct {
 	terminating *terminating
 	// metrics counts the Routes' names by shape and writes by result.
 	metrics *metrics
+	// retries are the delays of Routes whose writes failed for a passing
+	// reason (see transient).
+	retries workqueue.TypedRateLimiter[types.NamespacedName]
 }
 
 // Check that our Reconciler implements routereconciler.Interface.
@@ -127,7 +131,25 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		logging.FromContext(ctx).Infof("Waiting for kube-controller-manager to mirror the Endpoints %s into EndpointSlices", strings.Join(p.Waiting, ", "))
 		return controller.NewRequeueAfter(mirrorWait)
 	}
-	return err
+	return c.retry(ctx, key, err)
+}
+
+// retry returns err, but retries a Route whose failures are all transient
+// after its own delay instead.
+func (c *Reconciler) retry(ctx context.Context, key types.NamespacedName, err error) error {
+	if c.retries == nil {
+		return err
+	}
+	if err == nil {
+		c.retries.Forget(key)
+		return nil
+	}
+	if !transient(err) {
+		return err
+	}
+	d := c.retries.When(key)
+	logging.FromContext(ctx).Infow(fmt.Sprintf("Retrying in %v after a transient failure", d), "error", err)
+	return controller.NewRequeueAfter(d)
 }
 
 // mirrorWait is how long a Route whose Endpoints are not mirrored yet waits

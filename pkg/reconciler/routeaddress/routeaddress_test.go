@@ -265,6 +265,7 @@ func factory() Factory {
 			expect:      newExpectations(),
 			warned:      newWarned(),
 			terminating: newTerminating(),
+			retries:     newRetries(),
 			client:      servingclient.Get(ctx),
 		}
 		if m, ok := ctx.Value(metricsKey{}).(*metrics); ok {

@@ -1,0 +1,137 @@
+//go:build e2e
+
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package conformance
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	"knative.dev/pkg/apis"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
+)
+
+// TestSliceClaimingOurManager: somebody creates an EndpointSlice for a
+// Route's Service, labelled with this controller's managed-by value, with
+// no owner and another address. As the EndpointSlice controller does with
+// slices that carry its value, the controller treats it as its own: its
+// creation reconciles the Route, and it is deleted, so that the name
+// answers only the load balancer's address.
+func TestSliceClaimingOurManager(t *testing.T) {
+	needLocal(t)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.130", 80)
+	ns := namespace(t, "claims")
+	route(t, ns, "hello")
+	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.130"}})
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.130")
+
+	claim := &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hello-by-hand", Labels: map[string]string{
+			discoveryv1.LabelServiceName: "hello", discoveryv1.LabelManagedBy: names.ManagedBy,
+		}},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{"198.19.0.131"}}},
+		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("http2"), Port: ptr.To[int32](80), Protocol: ptr.To(corev1.ProtocolTCP)}},
+	}
+	created := time.Now()
+	if _, err := env.kube.DiscoveryV1().EndpointSlices(ns).Create(bg(), claim, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventuallyWithin(t, 10*time.Second, "the slice that claims our manager deleted", func() error {
+		_, err := env.kube.DiscoveryV1().EndpointSlices(ns).Get(bg(), claim.Name, metav1.GetOptions{})
+		if apierrs.IsNotFound(err) {
+			return nil
+		}
+		return fmt.Errorf("still there (%v)", err)
+	})
+	t.Logf("the slice that claims our manager was deleted %v after it was created", time.Since(created).Round(time.Millisecond))
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.130")
+	if got, err := observe(ns, "hello"); err != nil || len(got.Slices) != 1 {
+		t.Errorf("hello is %+v (%v), want our one slice", got, err)
+	}
+}
+
+// TestNotOwnedClears: an Endpoints somebody made under a Route's name (in
+// EndpointSlices mode) holds that name: ClusterLocalAddressReady=False
+// NotOwned names it. Deleting it reconciles the Route through the Service
+// the Endpoints served, and the condition goes at once, not at the next
+// resync.
+func TestNotOwnedClears(t *testing.T) {
+	needLocal(t)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.132", 80)
+	ns := namespace(t, "notowned")
+	route(t, ns, "hello")
+	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.132"}})
+
+	condition := func() (*apis.Condition, error) {
+		r, err := env.serving.ServingV1().Routes(ns).Get(bg(), "hello", metav1.GetOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return r.Status.GetCondition(routeaddress.ConditionClusterLocalAddressReady), nil
+	}
+	ep := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hello",
+		Labels: map[string]string{discoveryv1.LabelSkipMirror: "true"}}}
+	if _, err := env.kube.CoreV1().Endpoints(ns).Create(bg(), ep, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "ClusterLocalAddressReady=False NotOwned", func() error {
+		c, err := condition()
+		if err != nil {
+			return err
+		}
+		if c == nil || c.Status != corev1.ConditionFalse || c.Reason != "NotOwned" || !strings.Contains(c.Message, `Endpoints "hello"`) {
+			return fmt.Errorf("%+v", c)
+		}
+		t.Logf("ClusterLocalAddressReady=False %s: %s", c.Reason, c.Message)
+		return nil
+	})
+	deleted := time.Now()
+	if err := env.kube.CoreV1().Endpoints(ns).Delete(bg(), ep.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventuallyWithin(t, 10*time.Second, "ClusterLocalAddressReady removed", func() error {
+		c, err := condition()
+		if err != nil {
+			return err
+		}
+		if c != nil {
+			return fmt.Errorf("%s %s", c.Reason, c.Message)
+		}
+		return nil
+	})
+	t.Logf("the condition went %v after the Endpoints was deleted", time.Since(deleted).Round(time.Millisecond))
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.132")
+}
