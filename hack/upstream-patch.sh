@@ -189,7 +189,11 @@ whose immutable fields change recreated with its slices after it, objects
 the Route does not control never written and their name left alone, names
 without a load balancer keeping their last addresses, orphans deleted, and
 in externalname mode our objects removed only once the route reconciler
-has reshaped the Service, so that no name stops answering. It compares
+has reshaped the Service, so that no name stops answering. An
+EndpointSlice that carries routeaddress's managed-by value for a Service
+the Route controls is routeaddress's, whoever made it, as the
+EndpointSlice controller treats slices with its value: taken over in place
+under a name the Route wants, deleted under another. It compares
 only the fields routeaddress writes. TestMake: one name's plans."
 
 ra plan/split_test.go plan/mirror.go plan/mirror_test.go
@@ -225,7 +229,7 @@ their Service and the configured mode, the names without the mode's shape
 by why (Pending), the writes by kind, verb and result, and how long a
 switch of route-address-mode takes; no attribute names a Route."
 
-ra doc.go config.go config_test.go listers_test.go input.go routeaddress.go status.go routeaddress_test.go
+ra doc.go config.go config_test.go listers_test.go input.go routeaddress.go retry.go status.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our
@@ -235,7 +239,11 @@ do, each reported once. While one of the Route's names has no address of
 the mode's shape, the Route carries ClusterLocalAddressReady=False with
 that Warning's reason and message (not among Ready's dependents; removed
 once every name has its addresses). A write refused because the namespace
-is terminating ends the reconcile without a retry. In the endpoints
+is terminating ends the reconcile without a retry; writes that all failed
+for a passing reason (429, 5xx, the apiserver unreachable, an admission
+plugin that does not know the Route's kind yet after a restart) retry the
+Route after its own delay, 250 ms doubling to 5 s, not through the work
+queue's limiter that every failing key shares. In the endpoints
 modes, a switch away from a mode with EndpointSlices keeps ours, and one
 from externalname keeps the ExternalName Service, until
 kube-controller-manager's mirrored slice holds the addresses. It reads
@@ -252,8 +260,12 @@ step "routeaddress: run by the controller, which leaves it the placeholder Servi
 "The controller binary runs the routeaddress reconciler, which watches only
 the EndpointSlices it manages (a filtered informer), its Routes' KIngresses,
 Services and Endpoints through an index by Route, and resyncs on a change
-of the settings it reads; the controller's role may update
-services/finalizers (the slices are controlled by their Service).
+of the settings it reads; an Endpoints the Route does not control, or an
+EndpointSlice without the Route's label, reconciles the Route of the
+Service it serves, so that a name held by another owner is addressed as
+soon as it is freed. A replica forgets the metrics of the Routes of a
+bucket it loses. The controller's role may update services/finalizers
+(the slices are controlled by their Service).
 
 With a route-address-mode other than externalname the route reconciler no longer
 creates, updates or deletes a Route's placeholder Services and Endpoints:
@@ -262,7 +274,7 @@ of the Route's names that the Route does not control, with the same
 condition and reason as before (IngressReady=False, NotOwned). With
 externalname (the default) nothing changes."
 
-ra rows_test.go steady_test.go switch_test.go faults_test.go order_test.go
+ra rows_test.go steady_test.go switch_test.go faults_test.go order_test.go retry_test.go
 step "routeaddress: tests of steady state, mode switches, faults and write order" \
 "Tests only: every mode and load balancer shape, converged, writes
 nothing; switching between externalname and endpointslices both ways
