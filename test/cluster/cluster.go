@@ -26,6 +26,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -95,6 +96,7 @@ type Cluster struct {
 	ControllerKubeconfig string
 
 	procs []*exec.Cmd
+	pki   *pki
 }
 
 // Start brings up etcd, kube-apiserver, CoreDNS and kube-controller-manager
@@ -118,6 +120,7 @@ func Start(ctx context.Context, dir string) (c *Cluster, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("failed to write certificates: %w", err)
 	}
+	c.pki = p
 	ports, err := freePorts(5)
 	if err != nil {
 		return nil, err
@@ -224,6 +227,30 @@ func (c *Cluster) Stop() {
 		stop(c.procs[i])
 	}
 	c.procs = nil
+}
+
+// RestartAPIServer kills kube-apiserver (SIGKILL, as a crashed or evicted
+// one goes), starts it again with the same flags, and returns when it is
+// ready, with that time.
+func (c *Cluster) RestartAPIServer(ctx context.Context) (time.Time, error) {
+	i := slices.IndexFunc(c.procs, func(p *exec.Cmd) bool { return filepath.Base(p.Path) == "kube-apiserver" })
+	if i < 0 {
+		return time.Time{}, errors.New("kube-apiserver is not running")
+	}
+	old := c.procs[i]
+	_ = syscall.Kill(-old.Process.Pid, syscall.SIGKILL)
+	for syscall.Kill(old.Process.Pid, 0) == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd, err := Run(filepath.Join(c.Dir, "kube-apiserver.log"), nil, old.Path, old.Args[1:]...)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("failed to start kube-apiserver again: %w", err)
+	}
+	c.procs[i] = cmd
+	if err := waitHTTP(ctx, c.Config.Host+"/readyz", c.pki, 60*time.Second); err != nil {
+		return time.Time{}, fmt.Errorf("kube-apiserver not ready after a restart: %w", err)
+	}
+	return time.Now(), nil
 }
 
 // Pid returns the process id of the control-plane program whose binary is
