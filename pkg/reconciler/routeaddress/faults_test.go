@@ -314,6 +314,20 @@ func TestReconcileFaults(t *testing.T) {
 		WantErr:     true,
 		WantCreates: []runtime.Object{bound(rt.Slice(h, ipv4, "10.0.0.7"))},
 	}, {
+		// Somebody's slice under the wanted name that carries our
+		// managed-by value: the planner takes it over once the informer
+		// shows it.
+		Name:    "fault 7: AlreadyExists for a slice that claims our manager: requeued, no NotOwned",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: base(untagged, lbIP, live(rt.HeadlessService(h))...),
+		WithReactors: []clientgotesting.ReactionFunc{
+			refuse("create", "endpointslices", apierrs.NewAlreadyExists(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, h+"-ipv4")),
+			serve("endpointslices", foreign(liveOne(rt.Slice(h, ipv4, "10.0.0.9")))),
+		},
+		WantErr:     true,
+		WantCreates: []runtime.Object{bound(rt.Slice(h, ipv4, "10.0.0.7"))},
+	}, {
 		Name:         "fault 7: a conflict is retried without a Warning",
 		Key:          key,
 		Ctx:          withMode(es, on),

@@ -45,6 +45,7 @@ import (
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
 // Reconciler gives a Route's cluster-local Services the shape the
@@ -440,7 +441,7 @@ func (c *Reconciler) wrote(r *v1.Route, op plan.Op, out *outcome) {
 
 // alreadyExists handles a create refused because the name is taken by an
 // object our informers do not show. Somebody else's blocks the name (a
-// NotOwned Warning). A slice the Route controls whose labels no longer
+// NotOwned Warning), unless it is a slice that carries our managed-by value. A slice the Route controls whose labels no longer
 // select it is taken back, labels included, so that the informer sees it
 // again. Any other object of the Route's, a slice with its labels among
 // them, is one the informer has not shown yet (a replica woken from a
@@ -453,7 +454,9 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 	}
 	ours := metav1.IsControlledBy(live, r)
 	if s, ok := live.(*discoveryv1.EndpointSlice); ok {
-		ours = plan.OursSlice(s, r, op.Service())
+		// One that carries our managed-by value is the planner's to take
+		// over once the informer shows it.
+		ours = plan.OursSlice(s, r, op.Service()) || s.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy
 	}
 	if !ours {
 		out.warnings = append(out.warnings, warning{"NotOwned", fmt.Sprintf(
