@@ -263,11 +263,7 @@ func leaderLostMidSwitch(t *testing.T, freeze bool) {
 	gatewayService(t, gw, "gateway", ip, 80)
 	ns := namespace(t, "ha")
 	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
-	for i := range n {
-		name := fmt.Sprintf("r%d", i)
-		route(t, ns, name, "tag")
-		setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
-	}
+	gatewayRoutes(t, ns, gw, n)
 	for i := range n {
 		for _, svc := range []string{fmt.Sprintf("r%d", i), fmt.Sprintf("tag-r%d", i)} {
 			waitShape(t, ns, svc, shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)})
@@ -463,11 +459,7 @@ func TestHADemotionMetrics(t *testing.T) {
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.74", 80)
 	ns := namespace(t, "demote")
-	for i := range n {
-		name := fmt.Sprintf("r%d", i)
-		route(t, ns, name, "tag")
-		setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
-	}
+	gatewayRoutes(t, ns, gw, n)
 	eventuallyWithin(t, 2*time.Minute, "every Route converged", func() error {
 		if c := converted(ns, n); c < n {
 			return fmt.Errorf("%d of %d", c, n)

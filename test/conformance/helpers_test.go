@@ -178,6 +178,18 @@ func route(t *testing.T, ns, name string, tags ...string) *v1.Route {
 	return r
 }
 
+// gatewayRoutes creates the Routes r0..r{n-1} in ns, each with the tag
+// "tag", whose KIngresses report the DomainInternal of gw's gateway
+// Service.
+func gatewayRoutes(t *testing.T, ns, gw string, n int) {
+	t.Helper()
+	for i := range n {
+		name := fmt.Sprintf("r%d", i)
+		route(t, ns, name, "tag")
+		setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
+	}
+}
+
 func traffic(name string, tags ...string) []v1.TrafficTarget {
 	tt := []v1.TrafficTarget{{RevisionName: name + "-00001", Percent: ptr.To[int64](100), LatestRevision: ptr.To(false)}}
 	for _, tag := range tags {

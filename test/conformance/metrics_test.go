@@ -72,11 +72,7 @@ func TestMetricsFollowSwitch(t *testing.T) {
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.120", 80)
 	ns := namespace(t, "metrics")
-	for i := range routes {
-		name := fmt.Sprintf("r%d", i)
-		route(t, ns, name, "tag")
-		setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
-	}
+	gatewayRoutes(t, ns, gw, routes)
 	var before scraped
 	eventually(t, "every name ExternalName in the metrics", func() error {
 		s, err := scrape(endpoint)

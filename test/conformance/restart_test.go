@@ -98,11 +98,7 @@ func TestAPIServerRestartMidSwitch(t *testing.T) {
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.140", 80)
 	ns := namespace(t, "restart")
-	for i := range routes {
-		name := fmt.Sprintf("r%d", i)
-		route(t, ns, name, "tag")
-		setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
-	}
+	gatewayRoutes(t, ns, gw, routes)
 	eventuallyWithin(t, 5*time.Minute, "every name ExternalName", func() error {
 		if n := externalNameServices(t, ns); n != all {
 			return fmt.Errorf("%d of %d", n, all)

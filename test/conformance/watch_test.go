@@ -57,11 +57,7 @@ func TestWatchFollowsSwitch(t *testing.T) {
 	gatewayService(t, gw, "gateway", "198.19.0.110", 80)
 	ns := namespace(t, "watch")
 	const routes = 40
-	for i := range routes {
-		name := fmt.Sprintf("r%d", i)
-		route(t, ns, name, "tag")
-		setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
-	}
+	gatewayRoutes(t, ns, gw, routes)
 	stuckNS := namespace(t, "watch-stuck")
 	if _, err := env.kube.CoreV1().Services(stuckNS).Create(bg(), &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: stuckNS, Name: "held"},
