@@ -242,7 +242,8 @@ once every name has its addresses). A write refused because the namespace
 is terminating ends the reconcile without a retry; writes that all failed
 for a passing reason (429, 5xx, the apiserver unreachable, an admission
 plugin that does not know the Route's kind yet after a restart) retry the
-Route after its own delay, 250 ms doubling to 5 s, not through the work
+Route after its own delay, 250 ms doubling to 2 s for up to 40 failures
+in a row (about 80 s), not through the work
 queue's limiter that every failing key shares. In the endpoints
 modes, a switch away from a mode with EndpointSlices keeps ours, and one
 from externalname keeps the ExternalName Service, until

@@ -28,10 +28,15 @@ import (
 )
 
 // The delays of a Route whose writes failed for a passing reason: from
-// retryBase, doubling with each failure in a row, at most retryMax.
+// retryBase, doubling with each failure in a row, at most retryMax, for
+// retryAttempts failures in a row (about 80 s); after that the error goes
+// to the work queue's rate limiter, as any other does, so that a failure
+// that does not pass (a webhook that is down for good) is not retried
+// every few seconds for every Route.
 const (
-	retryBase = 250 * time.Millisecond
-	retryMax  = 5 * time.Second
+	retryBase     = 250 * time.Millisecond
+	retryMax      = 2 * time.Second
+	retryAttempts = 40
 )
 
 // newRetries returns the per-Route delays of transient failures. They

@@ -70,8 +70,9 @@ func (e *dialError) Error() string { return "dial tcp 127.0.0.1:6443: " + e.errn
 func (e *dialError) Unwrap() error { return e.errno }
 
 // TestRetry: a transient failure requeues the Route after its own delay,
-// doubling with each failure in a row up to retryMax; success resets it;
-// any other error is returned as it is.
+// doubling with each failure in a row up to retryMax, for retryAttempts
+// failures in a row, after which the error is returned; success resets
+// it; any other error is returned as it is.
 func TestRetry(t *testing.T) {
 	c := &Reconciler{retries: newRetries()}
 	ctx := context.Background()
@@ -86,12 +87,18 @@ func TestRetry(t *testing.T) {
 		return d
 	}
 	var got []time.Duration
-	for range 7 {
+	for range 6 {
 		got = append(got, delay(c.retry(ctx, key, busy)))
 	}
-	want := []time.Duration{retryBase, 2 * retryBase, 4 * retryBase, 8 * retryBase, 16 * retryBase, retryMax, retryMax}
+	want := []time.Duration{retryBase, 2 * retryBase, 4 * retryBase, retryMax, retryMax, retryMax}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("delays = %v, want %v", got, want)
+	}
+	for range retryAttempts - len(got) {
+		delay(c.retry(ctx, key, busy))
+	}
+	if err := c.retry(ctx, key, busy); err != busy {
+		t.Errorf("retry after %d failures in a row = %v, want the error returned", retryAttempts, err)
 	}
 	if err := c.retry(ctx, key, nil); err != nil {
 		t.Errorf("retry(nil) = %v", err)

@@ -136,7 +136,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 }
 
 // retry returns err, but retries a Route whose failures are all transient
-// after its own delay instead.
+// after its own delay instead, for up to retryAttempts failures in a row.
 func (c *Reconciler) retry(ctx context.Context, key types.NamespacedName, err error) error {
 	if c.retries == nil {
 		return err
@@ -145,7 +145,7 @@ func (c *Reconciler) retry(ctx context.Context, key types.NamespacedName, err er
 		c.retries.Forget(key)
 		return nil
 	}
-	if !transient(err) {
+	if !transient(err) || c.retries.NumRequeues(key) >= retryAttempts {
 		return err
 	}
 	d := c.retries.When(key)

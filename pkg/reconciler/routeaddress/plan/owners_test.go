@@ -142,6 +142,41 @@ func TestSliceOwners(t *testing.T) {
 			"Delete EndpointSlice hello-ipv4: its Service was replaced",
 			"Create EndpointSlice hello-ipv4: its Service was replaced",
 		},
+	}, {
+		name:   "Service stays: a slice that claims our manager with no owner is taken over in place",
+		target: headlessTarget(),
+		actual: plan.Actual{
+			Services:  []*corev1.Service{liveService("svc-uid")},
+			Endpoints: []*corev1.Endpoints{Endpoints(RouteName, []string{gatewayIP}, WithSkipMirror)},
+			Slices:    []*discoveryv1.EndpointSlice{claimed(RouteName+"-ipv4", "10.99.0.7")},
+		},
+		ops: []string{"Update EndpointSlice hello-ipv4: claims this controller's managed-by value"},
+	}, {
+		name:   "Service stays: one under another name is deleted once ours is written",
+		target: headlessTarget(),
+		actual: plan.Actual{
+			Services:  []*corev1.Service{liveService("svc-uid")},
+			Endpoints: []*corev1.Endpoints{Endpoints(RouteName, []string{gatewayIP}, WithSkipMirror)},
+			Slices:    []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP), claimed(RouteName+"-by-hand", "10.99.0.7")},
+		},
+		ops: []string{"Delete EndpointSlice hello-by-hand: not desired"},
+	}, {
+		name:   "Service missing: a slice that claims our manager is taken over after the Service is created",
+		target: headlessTarget(),
+		actual: plan.Actual{Slices: []*discoveryv1.EndpointSlice{claimed(RouteName+"-ipv4", "10.99.0.7")}},
+		ops: []string{
+			"Create Service hello: missing",
+			"Update EndpointSlice hello-ipv4: claims this controller's managed-by value",
+			"Create Endpoints hello: missing",
+		},
+	}, {
+		name:   "somebody else's Service: a slice with our managed-by value and no owner is left alone",
+		target: headlessTarget(),
+		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", servingtesting.WithK8sSvcOwnersRemoved)}, Slices: []*discoveryv1.EndpointSlice{claimed(RouteName+"-ipv4", "10.99.0.7")}},
+		ops: []string{
+			"blocked by Service hello",
+			"blocked by EndpointSlice hello-ipv4",
+		},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,6 +185,43 @@ func TestSliceOwners(t *testing.T) {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// claimed is a slice of the Route's Service named name, labelled with our
+// managed-by value, that somebody made: no owner.
+func claimed(name string, ips ...string) *discoveryv1.EndpointSlice {
+	s := liveSlice("", ips...)
+	s.Name, s.UID, s.OwnerReferences = name, "someone-else", nil
+	return s
+}
+
+// TestOursSlice: a slice is the Route's when the Route or a Service of the
+// name it serves controls it, whatever that Service's UID.
+func TestOursSlice(t *testing.T) {
+	route := Route(false)
+	byService := liveSlice("any-uid", gatewayIP)
+	otherService := liveSlice("any-uid", gatewayIP)
+	otherService.OwnerReferences[0].Name = "other"
+	notAService := liveSlice("any-uid", gatewayIP)
+	notAService.OwnerReferences[0].Kind = "Endpoints"
+	otherVersion := liveSlice("any-uid", gatewayIP)
+	otherVersion.OwnerReferences[0].APIVersion = "v2"
+	for _, tc := range []struct {
+		name  string
+		slice *discoveryv1.EndpointSlice
+		want  bool
+	}{
+		{"controlled by the Route", liveSlice(RouteUID, gatewayIP), true},
+		{"controlled by a Service of its name", byService, true},
+		{"controlled by a Service of another name", otherService, false},
+		{"controlled by another kind of that name", notAService, false},
+		{"controlled by another version of Service", otherVersion, false},
+		{"no owner", claimed(RouteName+"-ipv4", gatewayIP), false},
+	} {
+		if got := plan.OursSlice(tc.slice, route, RouteName); got != tc.want {
+			t.Errorf("%s: OursSlice = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 

@@ -169,15 +169,17 @@ const (
 // there is none).
 func (p *planner) sliceOwner(s *discoveryv1.EndpointSlice, svc *corev1.Service) sliceOwnership {
 	ref := metav1.GetControllerOfNoCopy(s)
-	ofService := ref != nil && ref.Kind == "Service" && ref.APIVersion == "v1" && ref.Name == s.Labels[discoveryv1.LabelServiceName]
-	switch {
-	case ref != nil && ref.UID == p.owner.GetUID():
+	if ref != nil && ref.UID == p.owner.GetUID() {
 		return ownerRoute
-	case ofService && (svc == nil || ref.UID != svc.UID):
+	}
+	ofService := ref != nil && ref.Kind == "Service" && ref.APIVersion == "v1" && ref.Name == s.Labels[discoveryv1.LabelServiceName]
+	if ofService && (svc == nil || ref.UID != svc.UID) {
 		return ownerDeleted
-	case svc != nil && !p.controlled(svc):
+	}
+	if svc != nil && !p.controlled(svc) {
 		return ownerOther
-	case !ofService:
+	}
+	if !ofService {
 		return ownerClaimed
 	}
 	return ownerService
