@@ -212,7 +212,7 @@ collection, mirroring), which fields it owns, which EndpointSlices are
 the Route's, taking back a slice whose labels were changed, and waiting
 for kube-controller-manager's mirrored slice before a name relies on it."
 
-ra api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go \
+ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go \
   pending.go metrics.go metrics_test.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
 "The reconciler's client and listers of the three kinds it writes, behind
@@ -229,7 +229,7 @@ their Service and the configured mode, the names without the mode's shape
 by why (Pending), the writes by kind, verb and result, and how long a
 switch of route-address-mode takes; no attribute names a Route."
 
-ra doc.go config.go config_test.go listers_test.go input.go routeaddress.go retry.go status.go routeaddress_test.go
+ra config.go config_test.go listers_test.go input.go routeaddress.go retry.go status.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our

@@ -125,6 +125,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 				c.expect.forget(key)
 				c.warned.forget(key)
 				c.metrics.forget(key)
+				c.retries.Forget(key)
 			}
 		},
 	})
