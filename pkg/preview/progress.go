@@ -17,9 +17,8 @@ limitations under the License.
 package preview
 
 import (
-	"fmt"
-
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"time"

@@ -102,8 +102,10 @@ func TestNotOwnedClears(t *testing.T) {
 		}
 		return r.Status.GetCondition(routeaddress.ConditionClusterLocalAddressReady), nil
 	}
-	ep := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hello",
-		Labels: map[string]string{discoveryv1.LabelSkipMirror: "true"}}}
+	ep := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{
+		Namespace: ns, Name: "hello",
+		Labels: map[string]string{discoveryv1.LabelSkipMirror: "true"},
+	}}
 	if _, err := env.kube.CoreV1().Endpoints(ns).Create(bg(), ep, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}

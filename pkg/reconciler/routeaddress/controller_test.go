@@ -185,8 +185,10 @@ func TestRouteOfService(t *testing.T) {
 		}
 	}
 	slice := func(service string) *discoveryv1.EndpointSlice {
-		return &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "claims-1",
-			Labels: map[string]string{discoveryv1.LabelServiceName: service}}}
+		return &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{
+			Namespace: "ns", Name: "claims-1",
+			Labels: map[string]string{discoveryv1.LabelServiceName: service},
+		}}
 	}
 	endpoints := func(name string) *corev1.Endpoints {
 		return &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}}
