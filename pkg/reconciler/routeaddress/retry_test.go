@@ -97,7 +97,7 @@ func TestRetry(t *testing.T) {
 	for range retryAttempts - len(got) {
 		delay(c.retry(ctx, key, busy))
 	}
-	if err := c.retry(ctx, key, busy); err != busy {
+	if err := c.retry(ctx, key, busy); !errors.Is(err, busy) {
 		t.Errorf("retry after %d failures in a row = %v, want the error returned", retryAttempts, err)
 	}
 	if err := c.retry(ctx, key, nil); err != nil {
@@ -107,7 +107,7 @@ func TestRetry(t *testing.T) {
 		t.Errorf("delay after a success = %v, want %v", d, retryBase)
 	}
 	other := errors.New("invalid")
-	if err := c.retry(ctx, key, other); err != other {
+	if err := c.retry(ctx, key, other); !errors.Is(err, other) {
 		t.Errorf("retry(%v) = %v, want it returned as it is", other, err)
 	}
 }
