@@ -441,10 +441,14 @@ func (c *Reconciler) wrote(r *v1.Route, op plan.Op, out *outcome) {
 
 // alreadyExists handles a create refused because the name is taken by an
 // object our informers do not show. Somebody else's blocks the name (a
-// NotOwned Warning), unless it is a slice that carries our managed-by value. A slice the Route controls whose labels no longer
-// select it is taken back, labels included, so that the informer sees it
-// again. Any other object of the Route's, a slice with its labels among
-// them, is one the informer has not shown yet (a replica woken from a
+// NotOwned Warning), unless it is a slice that carries our managed-by value.
+// One of the Route's that already is what the create would have written (our
+// informers are behind the apiserver, as after a restart of either) counts
+// as written: the name's later operations go on, and the next reconcile
+// waits for the informer to show it. A slice the Route controls whose labels
+// no longer select it is taken back, labels included, so that the informer
+// sees it again. Any other object of the Route's, a slice with its labels
+// among them, is one the informer has not shown yet (a replica woken from a
 // pause with stale caches, say): the Route is requeued and nothing is
 // written.
 func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op, createErr error, out *outcome) error {
@@ -462,6 +466,14 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 		out.warnings = append(out.warnings, warning{"NotOwned", fmt.Sprintf(
 			"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name), true})
 		return fmt.Errorf("failed to create %s %q: %w", op.Kind, op.Name(), createErr)
+	}
+	if plan.Holds(op, live) {
+		if op.Kind == plan.KindService {
+			out.created[op.Name()] = live.GetUID()
+		}
+		c.expect.wrote(types.NamespacedName{Namespace: r.Namespace, Name: r.Name}, op)
+		logging.FromContext(ctx).Infof("%s %q already exists as wanted, not yet in the informer's cache", op.Kind, op.Name())
+		return nil
 	}
 	have, isSlice := live.(*discoveryv1.EndpointSlice)
 	want, _ := op.Object.(*discoveryv1.EndpointSlice)

@@ -76,6 +76,33 @@ var transitionReasons = [3][3]string{
 	classAllocated:    {classExternalName: "ClusterIP → ExternalName needs a recreate", classHeadless: "ClusterIP → headless needs a recreate (clusterIP is immutable)"},
 }
 
+// Holds reports whether live, found under the name that the Create op was
+// refused for (AlreadyExists), already is what op would create: the fields
+// the planner compares are equal and, for an EndpointSlice, it has the same
+// controller as op's (bound) one.
+func Holds(op Op, live metav1.Object) bool {
+	switch want := op.Object.(type) {
+	case *corev1.Service:
+		have, ok := live.(*corev1.Service)
+		if !ok {
+			return false
+		}
+		c, _ := diffService(want, have)
+		return c == none
+	case *corev1.Endpoints:
+		have, ok := live.(*corev1.Endpoints)
+		return ok && endpointsEqual(want, have)
+	case *discoveryv1.EndpointSlice:
+		have, ok := live.(*discoveryv1.EndpointSlice)
+		if !ok || !sliceEqual(want, have) {
+			return false
+		}
+		w, h := metav1.GetControllerOfNoCopy(want), metav1.GetControllerOfNoCopy(have)
+		return w != nil && h != nil && w.UID == h.UID
+	}
+	return false
+}
+
 // diffService says whether have must be updated or recreated to become want.
 func diffService(want, have *corev1.Service) (change, string) {
 	wc, hc := classOf(want), classOf(have)

@@ -23,6 +23,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
@@ -417,6 +418,77 @@ func TestOwnedFields(t *testing.T) {
 			}
 			if tc.after != nil {
 				tc.after(t, s)
+			}
+		})
+	}
+}
+
+// TestHolds checks that a create refused with AlreadyExists counts as made
+// only when the live object is what it would have made.
+func TestHolds(t *testing.T) {
+	live := created(t, headlessTarget())
+	creates := plan.Make(plan.Input{Owner: Route(false), Targets: []resources.Addressing{headlessTarget()}}).Ops
+	bind := func(op plan.Op) plan.Op {
+		t.Helper()
+		op, err := plan.BindOwner(op, map[string]types.UID{RouteName: svcOf(live).UID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return op
+	}
+	liveOf := map[plan.Kind]func() metav1.Object{
+		plan.KindService:       func() metav1.Object { return svcOf(live).DeepCopy() },
+		plan.KindEndpoints:     func() metav1.Object { return epOf(live).DeepCopy() },
+		plan.KindEndpointSlice: func() metav1.Object { return sliceOf(live).DeepCopy() },
+	}
+	if len(creates) != 3 {
+		t.Fatalf("creates = %v, want the Service, its Endpoints and its slice", creates)
+	}
+	for _, op := range creates {
+		op = bind(op)
+		if !plan.Holds(op, liveOf[op.Kind]()) {
+			t.Errorf("Holds(%s %s, the live one) = false, want true", op.Kind, op.Name())
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		kind plan.Kind
+		live func(metav1.Object) metav1.Object
+	}{
+		{"Service of another shape", plan.KindService, func(o metav1.Object) metav1.Object {
+			s := o.(*corev1.Service)
+			s.Spec.Type, s.Spec.ClusterIP, s.Spec.ExternalName = corev1.ServiceTypeExternalName, "", GatewayDomain
+			return s
+		}},
+		{"Endpoints with other addresses", plan.KindEndpoints, func(o metav1.Object) metav1.Object {
+			o.(*corev1.Endpoints).Subsets[0].Addresses[0].IP = "10.0.0.99"
+			return o
+		}},
+		{"slice with other addresses", plan.KindEndpointSlice, func(o metav1.Object) metav1.Object {
+			o.(*discoveryv1.EndpointSlice).Endpoints[0].Addresses = []string{"10.0.0.99"}
+			return o
+		}},
+		{"slice controlled by another Service", plan.KindEndpointSlice, func(o metav1.Object) metav1.Object {
+			s := o.(*discoveryv1.EndpointSlice)
+			s.OwnerReferences = plan.OwnerUID(s.OwnerReferences, "another-uid")
+			return s
+		}},
+		{"slice controlled by nothing", plan.KindEndpointSlice, func(o metav1.Object) metav1.Object {
+			o.SetOwnerReferences(nil)
+			return o
+		}},
+		{"an object of another kind", plan.KindService, func(metav1.Object) metav1.Object { return epOf(live).DeepCopy() }},
+		{"an Endpoints where a slice is wanted", plan.KindEndpointSlice, func(metav1.Object) metav1.Object { return epOf(live).DeepCopy() }},
+		{"a Service where an Endpoints is wanted", plan.KindEndpoints, func(metav1.Object) metav1.Object { return svcOf(live).DeepCopy() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, op := range creates {
+				if op.Kind != tc.kind {
+					continue
+				}
+				if plan.Holds(bind(op), tc.live(liveOf[op.Kind]())) {
+					t.Errorf("Holds(%s %s, %s) = true, want false", op.Kind, op.Name(), tc.name)
+				}
 			}
 		})
 	}

@@ -181,16 +181,37 @@ func k8sService(ctx context.Context, route *v1.Route, tag string, ing *netv1alph
 
 // headless turns the placeholder into a selector-less headless Service with
 // the placeholder's metadata and ports. ipFamilies and ipFamilyPolicy are
-// left to the apiserver.
+// left to the apiserver. Its references to the Route, and so those of the
+// Endpoints made from it, do not block the Route's deletion (see
+// nonBlocking).
 func headless(placeholder *corev1.Service) *corev1.Service {
+	meta := placeholder.ObjectMeta
+	meta.OwnerReferences = nonBlocking(meta.OwnerReferences)
 	return &corev1.Service{
-		ObjectMeta: placeholder.ObjectMeta,
+		ObjectMeta: meta,
 		Spec: corev1.ServiceSpec{
 			Type:      corev1.ServiceTypeClusterIP,
 			ClusterIP: corev1.ClusterIPNone,
 			Ports:     placeholder.Spec.Ports,
 		},
 	}
+}
+
+// nonBlocking is refs without blockOwnerDeletion. With it set, kube-apiserver's
+// OwnerReferencesPermissionEnforcement admission (enabled on OpenShift, for
+// one) must map the owner's kind to check the writer may delete it, and for
+// up to 30 s after kube-apiserver starts it cannot map a custom resource such
+// as a Route: every create of an object owned by a Route is refused with
+// "cannot find RESTMapping". Without it nothing changes but a foreground
+// deletion of the Route, which no longer waits for these objects; they are
+// garbage collected with it all the same.
+func nonBlocking(refs []metav1.OwnerReference) []metav1.OwnerReference {
+	out := make([]metav1.OwnerReference, len(refs))
+	for i, r := range refs {
+		r.BlockOwnerDeletion = nil
+		out[i] = r
+	}
+	return out
 }
 
 // MaxEndpointsAddresses is the most addresses an Endpoints of ours holds:

@@ -149,8 +149,13 @@ func TestMakeAddressingMatrix(t *testing.T) {
 							t.Error("addressing (-want +got):", diff)
 						}
 						if got.Service != nil {
-							// Metadata is always the route reconciler's placeholder metadata.
+							// Metadata is always the route reconciler's placeholder
+							// metadata; a headless Service's reference to the Route
+							// does not block its deletion.
 							ph, _ := routeresources.MakeK8sPlaceholderService(ctx, route, tag)
+							if got.Service.Spec.ClusterIP == corev1.ClusterIPNone {
+								ph.OwnerReferences[0].BlockOwnerDeletion = nil
+							}
 							if diff := cmp.Diff(ph.ObjectMeta, got.Service.ObjectMeta); diff != "" {
 								t.Error("Service metadata differs from the route reconciler's placeholder (-want +got):", diff)
 							}
@@ -186,6 +191,7 @@ func TestMakeAddressingGolden(t *testing.T) {
 		Annotations:     map[string]string{"team": "blue"},
 		OwnerReferences: []metav1.OwnerReference{*kmeta.NewControllerRef(route)},
 	}
+	meta.OwnerReferences[0].BlockOwnerDeletion = nil
 	h2c := "kubernetes.io/h2c"
 	wantSvc := &corev1.Service{
 		ObjectMeta: meta,
@@ -277,12 +283,18 @@ func TestParityWithRouteReconciler(t *testing.T) {
 				if err != nil {
 					t.Fatal("MakeAddressing() =", err)
 				}
+				// MakeK8sService's Endpoints share the Service's metadata.
+				want.Service, want.Endpoints = want.Service.DeepCopy(), want.Endpoints.DeepCopy()
+				if want.Endpoints != nil {
+					// Ours carry our mark, and the references of a headless
+					// Service and its Endpoints to the Route do not block its
+					// deletion.
+					want.Endpoints.Labels[names.MarkLabel] = names.ManagedBy
+					want.Endpoints.OwnerReferences[0].BlockOwnerDeletion = nil
+					want.Service.OwnerReferences[0].BlockOwnerDeletion = nil
+				}
 				if diff := cmp.Diff(want.Service, got.Service); diff != "" {
 					t.Error("Service differs from MakeK8sService's (-want +got):", diff)
-				}
-				if want.Endpoints != nil {
-					// Ours carry our mark.
-					want.Endpoints.Labels[names.MarkLabel] = names.ManagedBy
 				}
 				if diff := cmp.Diff(want.Endpoints, got.Endpoints, cmpopts.EquateEmpty()); diff != "" {
 					t.Error("Endpoints differ from MakeK8sService's (-want +got):", diff)

@@ -40,7 +40,7 @@ type EndpointsOption = servingtesting.EndpointsOption
 
 // HeadlessService is the test Route's Service name (RouteName or TagService)
 // made headless: ClusterIP None, the h2c port, the Route's labels and
-// annotations, controlled by the Route.
+// annotations, controlled by the Route without blocking its deletion.
 func HeadlessService(name string, opts ...ServiceOption) *corev1.Service {
 	s := &corev1.Service{
 		ObjectMeta: routeMeta(name, nil),
@@ -63,24 +63,37 @@ func HeadlessService(name string, opts ...ServiceOption) *corev1.Service {
 
 // WithExternalName makes the Service the route reconciler's ExternalName
 // Service of host: serving's WithExternalName (the name and the h2c port)
-// with the type and the cluster IP that go with it.
+// with the type and the cluster IP that go with it, and its controller
+// reference blocking the Route's deletion.
 func WithExternalName(host string) ServiceOption {
 	return func(s *corev1.Service) {
 		servingtesting.WithExternalName(host)(s)
 		s.Spec.Type = corev1.ServiceTypeExternalName
 		s.Spec.ClusterIP = ""
+		blocking(s)
 	}
 }
 
 // WithMeshClusterIP makes the Service the route reconciler's for a MeshOnly load
-// balancer: a ClusterIP Service with the plain http port.
+// balancer: a ClusterIP Service with the plain http port, its controller
+// reference blocking the Route's deletion.
 func WithMeshClusterIP(s *corev1.Service) {
 	s.Spec.ClusterIP = ""
 	s.Spec.Ports = []corev1.ServicePort{{Name: "http", Port: 80}}
+	blocking(s)
+}
+
+// blocking makes the Service's controller reference block the Route's
+// deletion, as the route reconciler's references do (kmeta.NewControllerRef).
+func blocking(s *corev1.Service) {
+	for i := range s.OwnerReferences {
+		s.OwnerReferences[i].BlockOwnerDeletion = ptr.To(true)
+	}
 }
 
 // Endpoints is the core/v1 Endpoints of the Service name, marked as ours,
-// holding ips on the h2c port, controlled by the Route.
+// holding ips on the h2c port, controlled by the Route without blocking its
+// deletion.
 func Endpoints(name string, ips []string, opts ...EndpointsOption) *corev1.Endpoints {
 	addrs := make([]corev1.EndpointAddress, len(ips))
 	for i, ip := range ips {
@@ -144,7 +157,8 @@ func Slice(name string, family discoveryv1.AddressType, ips ...string) *discover
 }
 
 // routeMeta is the metadata of an object the test Route controls, with the
-// Route's labels (and extra) and annotations.
+// Route's labels (and extra) and annotations; the reference does not block
+// the Route's deletion.
 func routeMeta(name string, extra map[string]string) metav1.ObjectMeta {
 	labels := map[string]string{"app": "hello", "serving.knative.dev/route": RouteName}
 	for k, v := range extra {
@@ -156,12 +170,11 @@ func routeMeta(name string, extra map[string]string) metav1.ObjectMeta {
 		Labels:      labels,
 		Annotations: map[string]string{"team": "blue"},
 		OwnerReferences: []metav1.OwnerReference{{
-			APIVersion:         "serving.knative.dev/v1",
-			Kind:               "Route",
-			Name:               RouteName,
-			UID:                RouteUID,
-			Controller:         ptr.To(true),
-			BlockOwnerDeletion: ptr.To(true),
+			APIVersion: "serving.knative.dev/v1",
+			Kind:       "Route",
+			Name:       RouteName,
+			UID:        RouteUID,
+			Controller: ptr.To(true),
 		}},
 	}
 }
