@@ -85,10 +85,15 @@ func WithInformerSelectors(ctx context.Context) context.Context {
 // NewFencedRouteController is serving's route controller, unmodified, built
 // with a kube client whose Service and Endpoints writes are suppressed while
 // route-address-mode is not ExternalName, and with a Service lister that
-// reads a Route's Services through the Route index (routeIndexedServices). When the mode changes, every Route
-// is resynced so that upstream writes its shapes again (or stops).
+// reads a Route's Services through the Route index (routeIndexedServices).
+// When the mode changes, every Route is resynced so that upstream writes its
+// shapes again (or stops). Building it also makes the binary's per-Route
+// informers drop managedFields (dropManagedFieldsFrom).
 func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *controller.Impl {
 	logger := logging.FromContext(ctx).Named("route-fence")
+	// Here because every binary of this repository builds this controller
+	// (and controllers are built before informers start).
+	dropManagedFieldsFrom(ctx)
 	var impl atomic.Pointer[controller.Impl]
 	var lastManaged atomic.Int32 // 0 unknown, 1 ExternalName, 2 managed
 	// The routeaddress controller's store reports bad values; this one

@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"path/filepath"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -270,6 +271,13 @@ func (b *bench) memory(n, unrelated int, r *result) error {
 		return err
 	}
 	r.rssNoise = r.rssBase
+	if b.profiles != "" {
+		// What holds the heap at that point: -sample_index=inuse_space.
+		heap := filepath.Join(b.profiles, fmt.Sprintf("%s-heap-n%d.pprof", b.mode, n))
+		if err := fetch(fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/heap", profPort), heap); err != nil {
+			return err
+		}
+	}
 	if unrelated > 0 {
 		if err := b.unrelatedSlices(unrelated); err != nil {
 			return err

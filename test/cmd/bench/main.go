@@ -207,7 +207,7 @@ func main() {
 	burst := flag.Int("burst", 10*ctors, "the controller's client burst (default: sharedmain's)")
 	namespaces := flag.Int("namespaces", 1, "spread the N Routes over this many namespaces (bench-0 … bench-{K-1}; 1: the namespace bench)")
 	modeList := flag.String("modes", "ExternalName,EndpointSlices,EndpointsAndSlices", "the columns: route-address-mode values, comma-separated")
-	profiles := flag.String("profiles", "", "write CPU profiles of the controller over each measured global resync here (pprof files and `go tool pprof -top -cum` text)")
+	profiles := flag.String("profiles", "", "write CPU profiles of the controller over each measured global resync here (pprof files and `go tool pprof -top -cum` text), and with the memory row its heap profile after the restart's resync")
 	altList := flag.String("alt", "", "more controller binaries, NAME[@MODE]=BIN,…: the resync rows again with each, in each column (or MODE's only), e.g. one built with a patched knative.dev/pkg, or serving's stock controller @ExternalName")
 	flag.IntVar(&samples, "samples", 1, "measure the resync rows (a global resync; a new Route idle and during a resync) this many times and print medians and ranges")
 	flag.IntVar(&floorCap, "floor-cap", 0, "time at most this many writes of each floor and scale the time up linearly (0: all; at a client QPS limit the floor is linear in its writes)")
