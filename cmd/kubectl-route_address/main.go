@@ -16,7 +16,8 @@ limitations under the License.
 
 // kubectl-route_address is a kubectl plugin (kubectl route-address ...) that
 // shows what switching route-address-mode would do, using the controller's
-// own resources and planner and only get/list permissions.
+// own resources and planner: plan, status and version only read; cleanup
+// writes.
 package main
 
 import (

@@ -30,9 +30,25 @@ import (
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
+// DryRun is how Cleanup writes, as kubectl's --dry-run says it.
+type DryRun string
+
+const (
+	// DryRunNone writes.
+	DryRunNone DryRun = "none"
+	// DryRunClient writes nothing and reports what it would do.
+	DryRunClient DryRun = "client"
+	// DryRunServer sends each write as a server-side dry run: admission
+	// runs, nothing is stored.
+	DryRunServer DryRun = "server"
+)
+
+// DryRuns lists the DryRun values.
+var DryRuns = []DryRun{DryRunNone, DryRunClient, DryRunServer}
+
 // CleanupReport says what Cleanup did (or, in a dry run, would do).
 type CleanupReport struct {
-	DryRun bool     `json:"dryRun"`
+	DryRun DryRun   `json:"dryRun"`
 	Done   []string `json:"done"`
 	// Kept are objects left because removing them would leave a name
 	// without addresses.
@@ -47,7 +63,7 @@ type CleanupReport struct {
 // Service is not headless, or a mirrored slice of the Endpoints upstream
 // keeps exists; waited for up to wait). It refuses while a route-address
 // controller runs: those objects are its own.
-func (c Clients) Cleanup(ctx context.Context, s Scope, dryRun bool, wait time.Duration) (*CleanupReport, error) {
+func (c Clients) Cleanup(ctx context.Context, s Scope, dryRun DryRun, wait time.Duration) (*CleanupReport, error) {
 	st, err := c.controllerState(ctx, s.SystemNamespace, c.now())
 	if err != nil {
 		return nil, err
@@ -60,18 +76,25 @@ func (c Clients) Cleanup(ctx context.Context, s Scope, dryRun bool, wait time.Du
 		return nil, err
 	}
 	rep := &CleanupReport{DryRun: dryRun, Done: []string{}, Kept: []string{}}
+	// In a server-side dry run nothing is stored, so no mirrored slice
+	// appears: what would serve a name is judged as in a client one.
+	simulated := dryRun != DryRunNone
+	var serverDryRun []string
+	if dryRun == DryRunServer {
+		serverDryRun = []string{metav1.DryRunAll}
+	}
 	for _, ep := range cl.endpoints {
 		if ep.Labels[names.MarkLabel] == "" {
 			continue
 		}
 		rep.Done = append(rep.Done, fmt.Sprintf("Endpoints %s/%s: labels %s and %s removed", ep.Namespace, ep.Name, names.MarkLabel, discoveryv1.LabelSkipMirror))
-		if dryRun {
+		if dryRun == DryRunClient {
 			continue
 		}
 		ep = ep.DeepCopy()
 		delete(ep.Labels, names.MarkLabel)
 		delete(ep.Labels, discoveryv1.LabelSkipMirror)
-		if _, err := c.Kube.CoreV1().Endpoints(ep.Namespace).Update(ctx, ep, metav1.UpdateOptions{}); err != nil {
+		if _, err := c.Kube.CoreV1().Endpoints(ep.Namespace).Update(ctx, ep, metav1.UpdateOptions{DryRun: serverDryRun}); err != nil {
 			return rep, c.explain(err, "update Endpoints "+ep.Namespace+"/"+ep.Name)
 		}
 	}
@@ -87,7 +110,7 @@ func (c Clients) Cleanup(ctx context.Context, s Scope, dryRun bool, wait time.Du
 		svc := sl.Labels[discoveryv1.LabelServiceName]
 		what := fmt.Sprintf("EndpointSlice %s/%s", sl.Namespace, sl.Name)
 		key := sl.Namespace + "/" + svc
-		served, why, err := c.servedOtherwise(ctx, sl.Namespace, svc, services[key], endpoints[key], dryRun, wait)
+		served, why, err := c.servedOtherwise(ctx, sl.Namespace, svc, services[key], endpoints[key], simulated, wait)
 		if err != nil {
 			return rep, err
 		}
@@ -96,10 +119,10 @@ func (c Clients) Cleanup(ctx context.Context, s Scope, dryRun bool, wait time.Du
 			continue
 		}
 		rep.Done = append(rep.Done, fmt.Sprintf("%s: deleted (%s)", what, why))
-		if dryRun {
+		if dryRun == DryRunClient {
 			continue
 		}
-		err = c.Kube.DiscoveryV1().EndpointSlices(sl.Namespace).Delete(ctx, sl.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &sl.UID}})
+		err = c.Kube.DiscoveryV1().EndpointSlices(sl.Namespace).Delete(ctx, sl.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &sl.UID}, DryRun: serverDryRun})
 		if err != nil && !apierrs.IsNotFound(err) {
 			return rep, c.explain(err, "delete "+what)
 		}
@@ -109,8 +132,9 @@ func (c Clients) Cleanup(ctx context.Context, s Scope, dryRun bool, wait time.Du
 
 // servedOtherwise reports whether the Service svc's name (s, nil when it
 // does not exist; hasEndpoints, whether an Endpoints of that name does) has
-// addresses without our slices, and why (or why not).
-func (c Clients) servedOtherwise(ctx context.Context, ns, svc string, s *corev1.Service, hasEndpoints, dryRun bool, wait time.Duration) (bool, string, error) {
+// addresses without our slices, and why (or why not). simulated: the marks
+// did not really come off, so the mirrored slice is not waited for.
+func (c Clients) servedOtherwise(ctx context.Context, ns, svc string, s *corev1.Service, hasEndpoints, simulated bool, wait time.Duration) (bool, string, error) {
 	switch {
 	case s == nil:
 		return true, "its Service is gone", nil
@@ -122,7 +146,7 @@ func (c Clients) servedOtherwise(ctx context.Context, ns, svc string, s *corev1.
 	if !hasEndpoints {
 		return false, "its headless Service has no Endpoints: nothing else would serve the name", nil
 	}
-	if dryRun {
+	if simulated {
 		return true, "the Endpoints upstream keeps are mirrored", nil
 	}
 	// The marks just came off: kube-controller-manager mirrors the
@@ -152,8 +176,11 @@ func (c Clients) servedOtherwise(ctx context.Context, ns, svc string, s *corev1.
 // WriteTable prints the report for people.
 func (rep *CleanupReport) WriteTable(w io.Writer) {
 	verb := "done"
-	if rep.DryRun {
+	switch rep.DryRun {
+	case DryRunClient:
 		verb = "would be done (dry run)"
+	case DryRunServer:
+		verb = "accepted by the apiserver (server dry run, nothing stored)"
 	}
 	if len(rep.Done)+len(rep.Kept) == 0 {
 		fmt.Fprintln(w, "nothing of route-address's is left behind")

@@ -15,8 +15,9 @@ limitations under the License.
 */
 
 // Package preview is the engine of the kubectl-route_address plugin: it
-// reads Routes and their objects with get/list calls only, and runs the
-// same resources and planner the controller runs, to show what switching
+// reads Routes and their objects with get/list calls, and runs the same
+// resources and planner the controller runs, to show what switching
 // route-address-mode would do (plan) and what each Route looks like now
-// (status).
+// (status). Cleanup is its one writer: it removes what route-address left
+// behind after a rollback.
 package preview

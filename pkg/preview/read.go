@@ -93,7 +93,7 @@ func (c Clients) explain(err error, what string) error {
 	case apierrs.IsNotFound(err) && what == "list Routes":
 		return fmt.Errorf("Knative Serving is not installed: the routes.serving.knative.dev resource does not exist on %s", c.Server)
 	case errors.As(err, &netErr), errors.As(err, &urlErr):
-		return fmt.Errorf("cannot reach the cluster at %s: %v", c.Server, err)
+		return fmt.Errorf("cannot reach the cluster at %s: %w", c.Server, err)
 	default:
 		return fmt.Errorf("failed to %s: %w", what, err)
 	}

@@ -202,7 +202,7 @@ func TestRollback(t *testing.T) {
 				p := probe([]string{"198.19.0.112"}, fqdn(ns, "byip"))
 				defer p.close()
 				c := preview.Clients{Kube: env.kube, Serving: env.serving, Net: env.net}
-				rep, err := c.Cleanup(bg(), preview.Scope{Namespace: ns, SystemNamespace: cluster.SystemNamespace}, false, 10*time.Second)
+				rep, err := c.Cleanup(bg(), preview.Scope{Namespace: ns, SystemNamespace: cluster.SystemNamespace}, preview.DryRunNone, 10*time.Second)
 				if err != nil {
 					t.Fatal("cleanup:", err)
 				}

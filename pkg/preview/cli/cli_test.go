@@ -19,11 +19,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"net/url"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +37,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -190,17 +192,49 @@ func TestErrors(t *testing.T) {
 		wantErr: "--mode is required",
 	}, {
 		name:    "bad output",
-		args:    []string{"status", "-o", "yaml"},
-		wantErr: `--output: unknown value "yaml", allowed values are table, json`,
+		args:    []string{"status", "-o", "wide"},
+		wantErr: `unable to match a printer suitable for the output format "wide", allowed formats are: json,yaml,name` + "\nSee 'kubectl route-address status --help' for usage.",
+	}, {
+		name:    "an output cleanup cannot print",
+		args:    []string{"cleanup", "-o", "name"},
+		wantErr: `allowed formats are: json,yaml`,
+	}, {
+		name:    "--watch prints a table or JSON lines",
+		args:    []string{"status", "--watch", "-o", "yaml"},
+		wantErr: `--watch: unable to match a printer suitable for the output format "yaml", allowed formats are: json`,
+	}, {
+		name:    "a watch interval of zero",
+		args:    []string{"status", "--watch", "--interval", "0s"},
+		wantErr: "--interval must be greater than 0, not 0s",
+	}, {
+		name:    "a negative watch interval",
+		args:    []string{"status", "--watch", "--interval", "-5s"},
+		wantErr: "--interval must be greater than 0, not -5s",
+	}, {
+		name:    "a negative timeout",
+		args:    []string{"status", "--watch", "--timeout", "-1m"},
+		wantErr: "--timeout must be 0 (never) or greater, not -1m0s",
+	}, {
+		name:    "a dry run kubectl does not know",
+		args:    []string{"cleanup", "--dry-run=true"},
+		wantErr: `Invalid dry-run value (true). Must be "none", "server", or "client".` + "\nSee 'kubectl route-address cleanup --help' for usage.",
+	}, {
+		name:    "unknown flag",
+		args:    []string{"plan", "--mode", "endpoints", "--bogus"},
+		wantErr: "unknown flag: --bogus\nSee 'kubectl route-address plan --help' for usage.",
+	}, {
+		name:    "an argument a command does not take",
+		args:    []string{"status", "hello"},
+		wantErr: `unknown command "hello" for "kubectl route-address status"` + "\nSee 'kubectl route-address status --help' for usage.",
 	}, {
 		name:    "unknown command",
 		args:    []string{"apply"},
-		wantErr: `unknown command "apply"`,
+		wantErr: `unknown command "apply" for "kubectl route-address"` + "\nSee 'kubectl route-address --help' for usage.",
 	}, {
 		name: "no Knative CRDs",
 		args: []string{"status", "-A"},
 		react: func(s *servingfake.Clientset) {
-			s.PrependReactor("list", "routes", func(clientgotesting.Action) (bool, runtime.Object, error) {
+			s.PrependReactor("list", "routes", func(clientgotesting.Action) (bool, kruntime.Object, error) {
 				return true, nil, apierrs.NewNotFound(routes, "")
 			})
 		},
@@ -209,7 +243,7 @@ func TestErrors(t *testing.T) {
 		name: "no permission",
 		args: []string{"status", "-A"},
 		react: func(s *servingfake.Clientset) {
-			s.PrependReactor("list", "routes", func(clientgotesting.Action) (bool, runtime.Object, error) {
+			s.PrependReactor("list", "routes", func(clientgotesting.Action) (bool, kruntime.Object, error) {
 				return true, nil, apierrs.NewForbidden(routes, "", errors.New("RBAC: access denied"))
 			})
 		},
@@ -218,7 +252,7 @@ func TestErrors(t *testing.T) {
 		name: "no cluster",
 		args: []string{"plan", "--mode", "Endpoints", "-A"},
 		react: func(s *servingfake.Clientset) {
-			s.PrependReactor("list", "routes", func(clientgotesting.Action) (bool, runtime.Object, error) {
+			s.PrependReactor("list", "routes", func(clientgotesting.Action) (bool, kruntime.Object, error) {
 				return true, nil, &url.Error{Op: "Get", URL: "https://fake/apis", Err: errors.New("connection refused")}
 			})
 		},
@@ -242,10 +276,13 @@ func TestErrors(t *testing.T) {
 // accept and hand to the client configuration.
 func TestHelpAndKubectlFlags(t *testing.T) {
 	c, _, _ := world("ExternalName")
-	for _, args := range [][]string{{"--help"}, {"plan", "--help"}, {"status", "--help"}, {"help", "plan"}} {
+	for _, args := range [][]string{{"--help"}, {"plan", "--help"}, {"status", "--help"}, {"cleanup", "--help"}, {"version", "--help"}, {"help", "plan"}} {
 		code, out, errOut := run(t, c, args...)
 		if code != 0 {
 			t.Errorf("%v: exit %d, stderr %q; want 0", args, code, errOut)
+		}
+		if !strings.Contains(out, "Examples:\n  ") {
+			t.Errorf("%v: help has no examples:\n%s", args, out)
 		}
 		for _, f := range []string{"--kubeconfig", "--context", "-n, --namespace", "--as ", "--request-timeout", "-A, --all-namespaces", "-o, --output"} {
 			if args[0] != "--help" && !strings.Contains(out, f) {
@@ -277,7 +314,7 @@ func TestHelpAndKubectlFlags(t *testing.T) {
 // controllerObjects are serving's controller Deployment (replicas, of
 // which updated run the current template) and, when leaseAge >= 0, the
 // routeaddress reconciler's lease renewed leaseAge ago (duration 15 s).
-func controllerObjects(replicas, updated int32, leaseAge time.Duration, now time.Time) []runtime.Object {
+func controllerObjects(replicas, updated int32, leaseAge time.Duration, now time.Time) []kruntime.Object {
 	dep := &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "knative-serving", Name: "controller", Generation: 2},
 		Spec: appsv1.DeploymentSpec{Replicas: &replicas, Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
@@ -285,7 +322,7 @@ func controllerObjects(replicas, updated int32, leaseAge time.Duration, now time
 		}}},
 		Status: appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: replicas, UpdatedReplicas: updated, AvailableReplicas: replicas},
 	}
-	out := []runtime.Object{dep}
+	out := []kruntime.Object{dep}
 	if leaseAge >= 0 {
 		holder, d := "controller-7d9f_1234", int32(15)
 		out = append(out, &coordinationv1.Lease{
@@ -307,7 +344,7 @@ func TestSwitchRefusedWhileAnOldControllerRuns(t *testing.T) {
 	now := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name     string
-		objs     []runtime.Object
+		objs     []kruntime.Object
 		wantCode int
 		wantOut  string
 	}{{
@@ -359,7 +396,7 @@ func TestSwitchRefusedWhileAnOldControllerRuns(t *testing.T) {
 // listed; upstream's Endpoints are not.
 func TestStatusListsWhatARollbackLeaves(t *testing.T) {
 	c, kube, _ := world("EndpointsAndSlices")
-	for _, o := range []runtime.Object{
+	for _, o := range []kruntime.Object{
 		&discoveryv1.EndpointSlice{
 			ObjectMeta: metav1.ObjectMeta{
 				Namespace: "default", Name: "hello-ipv4",
@@ -401,7 +438,7 @@ func TestCleanup(t *testing.T) {
 	headless := func(name string) *corev1.Service {
 		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name}, Spec: corev1.ServiceSpec{ClusterIP: corev1.ClusterIPNone}}
 	}
-	objs := []runtime.Object{
+	objs := []kruntime.Object{
 		// byip: upstream keeps the headless Service and our marked
 		// Endpoints; kube-controller-manager has mirrored them.
 		headless("byip"), ours("byip-ipv4", "byip"),
@@ -465,5 +502,129 @@ func TestCleanup(t *testing.T) {
 	}
 	if got := strings.Join(left, " "); got != "byip-abcde lonely-ipv4" {
 		t.Errorf("slices left: %s, want byip-abcde lonely-ipv4", got)
+	}
+}
+
+// TestOutputs: -o json, yaml and name, as kubectl prints them.
+func TestOutputs(t *testing.T) {
+	c, _, _ := world("ExternalName")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want func(string) bool
+		what string
+	}{
+		{
+			[]string{"plan", "--mode", "endpointslices", "-A", "-o", "name"},
+			ExitBlocked,
+			func(out string) bool { return out == "route.serving.knative.dev/hello\n" }, "the Route the switch writes to",
+		},
+		{
+			[]string{"plan", "--mode", "endpointslices", "-n", "default", "-o", "yaml"},
+			0,
+			func(out string) bool {
+				return strings.HasPrefix(out, "controller:") && strings.Contains(out, "\nmode: endpointslices\n")
+			}, "the plan as YAML",
+		},
+		{
+			[]string{"status", "-A", "-o", "name"},
+			0,
+			func(out string) bool {
+				return out == "route.serving.knative.dev/hello\nroute.serving.knative.dev/blocked\n"
+			}, "the Routes in scope",
+		},
+		{
+			[]string{"status", "-o", "yaml"},
+			0,
+			func(out string) bool { return strings.Contains(out, "\nmode: externalname\n") }, "the status as YAML",
+		},
+		{
+			[]string{"version"},
+			0,
+			func(out string) bool {
+				return strings.HasPrefix(out, "kubectl-route_address ") && strings.Contains(out, runtime.Version())
+			}, "the version",
+		},
+		{
+			[]string{"version", "-o", "json"},
+			0,
+			func(out string) bool {
+				var v versionInfo
+				return json.Unmarshal([]byte(out), &v) == nil && v.GitVersion != "" && v.GoVersion == runtime.Version()
+			}, "the version as JSON",
+		},
+	} {
+		code, out, errOut := run(t, c, tc.args...)
+		if code != tc.code || !tc.want(out) {
+			t.Errorf("%v: exit %d (stderr %q), stdout:\n%s\nwant exit %d and %s", tc.args, code, errOut, out, tc.code, tc.what)
+		}
+	}
+}
+
+// TestRequestTimeoutNamesTheFlag: a bad kubectl flag value is reported as
+// itself, not as a missing cluster.
+func TestRequestTimeoutNamesTheFlag(t *testing.T) {
+	kc := t.TempDir() + "/kubeconfig"
+	if err := os.WriteFile(kc, []byte(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+contexts: [{name: c, context: {cluster: c, user: u}}]
+users: [{name: u, user: {token: t}}]
+current-context: c
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	flags := genericclioptions.NewConfigFlags(true)
+	*flags.KubeConfig, *flags.Timeout = kc, "bogus"
+	_, _, err := NewClients(flags)
+	if err == nil || strings.Contains(err.Error(), "no cluster configured") || !strings.Contains(err.Error(), "timeout") {
+		t.Errorf("NewClients(--request-timeout bogus) = %v, want the timeout named and no \"no cluster configured\"", err)
+	}
+}
+
+// TestCleanupDryRuns: --dry-run (client), =client and =server write
+// nothing stored; server sends each write with dryRun All.
+func TestCleanupDryRuns(t *testing.T) {
+	now := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
+	marked := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "byip", Labels: map[string]string{
+		"serving.knative.dev/route-address": "routeaddress-controller.knative.dev",
+	}}}
+	slice := &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{
+		Namespace: "default", Name: "gone-ipv4", UID: "gone-ipv4",
+		Labels: map[string]string{discoveryv1.LabelManagedBy: "routeaddress-controller.knative.dev", discoveryv1.LabelServiceName: "gone"},
+	}, AddressType: discoveryv1.AddressTypeIPv4}
+	for _, tc := range []struct {
+		flag   string
+		writes []string
+		verb   string
+	}{
+		{"--dry-run", nil, "would be done (dry run)"},
+		{"--dry-run=client", nil, "would be done (dry run)"},
+		{"--dry-run=server", []string{"update endpoints [All]", "delete endpointslices [All]"}, "accepted by the apiserver (server dry run, nothing stored)"},
+		{"--dry-run=none", []string{"update endpoints []", "delete endpointslices []"}, "done"},
+	} {
+		c, kube, _ := world("EndpointsAndSlices")
+		for _, o := range append([]kruntime.Object{marked, slice}, controllerObjects(1, 1, -1, now)...) {
+			if err := kube.Tracker().Add(o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.Now = func() time.Time { return now }
+		code, out, errOut := run(t, c, "cleanup", "-n", "default", tc.flag)
+		if code != 0 || !strings.HasPrefix(out, "2 changes "+tc.verb+":") {
+			t.Errorf("cleanup %s: exit %d (stderr %q), stdout:\n%s", tc.flag, code, errOut, out)
+		}
+		var writes []string
+		for _, a := range kube.Actions() {
+			switch a := a.(type) {
+			case clientgotesting.UpdateActionImpl:
+				writes = append(writes, fmt.Sprintf("update %s %v", a.GetResource().Resource, a.UpdateOptions.DryRun))
+			case clientgotesting.DeleteActionImpl:
+				writes = append(writes, fmt.Sprintf("delete %s %v", a.GetResource().Resource, a.DeleteOptions.DryRun))
+			}
+		}
+		if diff := cmp.Diff(tc.writes, writes); diff != "" {
+			t.Errorf("cleanup %s: writes (-want +got): %s", tc.flag, diff)
+		}
 	}
 }

@@ -19,11 +19,16 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strings"
 	"time"
+
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 
 	"knative.dev/route-address/pkg/preview"
 )
@@ -31,6 +36,23 @@ import (
 // ExitTimeout is status --watch's exit code when --timeout passes before
 // every name has the configured mode's shape.
 const ExitTimeout = 3
+
+// passing reports whether a read failed for a reason that passes by
+// itself: the apiserver unreachable, overloaded or failing (429, 5xx,
+// timeouts).
+func passing(err error) bool {
+	var status apierrs.APIStatus
+	switch {
+	case apierrs.IsTooManyRequests(err), apierrs.IsServerTimeout(err), apierrs.IsTimeout(err),
+		apierrs.IsServiceUnavailable(err), apierrs.IsInternalError(err):
+		return true
+	case errors.As(err, &status) && status.Status().Code >= 500:
+		return true
+	}
+	var netErr net.Error
+	return errors.As(err, &netErr) && netErr.Timeout() ||
+		utilnet.IsConnectionRefused(err) || utilnet.IsConnectionReset(err) || utilnet.IsProbableEOF(err)
+}
 
 // sleep waits d or until ctx is done; tests replace it.
 var sleep = func(ctx context.Context, d time.Duration) error {
@@ -72,16 +94,33 @@ type watchLine struct {
 	SecondsLeft *float64 `json:"secondsLeft,omitempty"`
 }
 
+// maxRetryDelay bounds the wait before reading again after a read failed
+// for a passing reason.
+const maxRetryDelay = 30 * time.Second
+
 // watch follows a switch until every name has the configured mode's shape
-// (nil), or until o.timeout passes (ExitTimeout, with the names left).
-func watch(ctx context.Context, clients preview.Clients, scope preview.Scope, o watchOptions, output string, w io.Writer) error {
-	r := &renderer{w: w, json: output == "json", terminal: output != "json" && isTerminal(w), perNamespace: o.perNamespace}
+// (nil), or until o.timeout passes (ExitTimeout, with the names left). A
+// read that fails for a passing reason (passing) is retried after
+// o.interval, doubling with each failure in a row up to maxRetryDelay, with
+// a warning on stderr; any other failure ends the watch.
+func watch(ctx context.Context, clients preview.Clients, scope preview.Scope, o watchOptions, output string, w, stderr io.Writer) error {
+	r := &renderer{w: w, json: output == outputJSON, terminal: output != outputJSON && isTerminal(w), perNamespace: o.perNamespace}
 	var first *preview.Progress
+	delay := o.interval
 	for {
 		p, err := clients.Progress(ctx, scope)
 		if err != nil {
-			return err
+			if !passing(err) {
+				return err
+			}
+			fmt.Fprintf(stderr, "warning: %v; reading again in %v\n", err, delay)
+			if err := sleep(ctx, delay); err != nil {
+				return err
+			}
+			delay = min(2*delay, maxRetryDelay)
+			continue
 		}
+		delay = o.interval
 		if first == nil {
 			first = p
 		}

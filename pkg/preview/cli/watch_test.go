@@ -19,14 +19,19 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	clientgotesting "k8s.io/client-go/testing"
 
 	"knative.dev/route-address/pkg/preview"
 )
@@ -152,5 +157,42 @@ func TestWatchTerminal(t *testing.T) {
 		"\r\x1b[2K  default 2/2\n"
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("status --watch on a terminal (-want +got):\n%s", diff)
+	}
+}
+
+// TestWatchRetriesPassingFailures: a read that fails for a passing reason
+// is retried after the interval, doubling, with a warning; a refusal ends
+// the watch.
+func TestWatchRetriesPassingFailures(t *testing.T) {
+	c, kube, _ := world("ExternalName")
+	var delays []time.Duration
+	saved := sleep
+	sleep = func(_ context.Context, d time.Duration) error {
+		delays = append(delays, d)
+		return nil
+	}
+	t.Cleanup(func() { sleep = saved })
+	failures := 2
+	kube.PrependReactor("get", "configmaps", func(clientgotesting.Action) (bool, kruntime.Object, error) {
+		if failures == 0 {
+			return false, nil, nil
+		}
+		failures--
+		return true, nil, apierrs.NewServiceUnavailable("etcd is restarting")
+	})
+	code, _, errOut := run(t, c, "status", "--watch", "-n", "default")
+	if code != 0 || strings.Count(errOut, "warning: ") != 2 || !strings.Contains(errOut, "etcd is restarting; reading again in 4s") {
+		t.Errorf("exit %d, stderr %q; want 0 after two warnings", code, errOut)
+	}
+	if diff := cmp.Diff([]time.Duration{2 * time.Second, 4 * time.Second}, delays); diff != "" {
+		t.Error("delays (-want +got):", diff)
+	}
+
+	c, kube, _ = world("ExternalName")
+	kube.PrependReactor("get", "configmaps", func(clientgotesting.Action) (bool, kruntime.Object, error) {
+		return true, nil, apierrs.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "config-network", errors.New("RBAC"))
+	})
+	if code, _, errOut := run(t, c, "status", "--watch", "-n", "default"); code != 1 || !strings.Contains(errOut, "permission denied") {
+		t.Errorf("refused: exit %d, stderr %q; want 1 and permission denied", code, errOut)
 	}
 }
