@@ -17,7 +17,9 @@ limitations under the License.
 package config
 
 import (
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,32 +29,47 @@ import (
 	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
-// TestConfigExample keeps config/config-network-patch.yaml true: its keys are
-// ours, its values parse, and they are the defaults.
+// TestConfigExample keeps config/300-config-network.yaml true: it sets no
+// live key (applying it changes no configuration), and its _example
+// documents our keys with values that parse to the defaults and names
+// every mode.
 func TestConfigExample(t *testing.T) {
-	b, err := os.ReadFile("../../../../config/config-network-patch.yaml")
+	b, err := os.ReadFile("../../../../config/300-config-network.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var patch struct {
+	var cm struct {
 		Data map[string]string `json:"data"`
 	}
-	if err := yaml.Unmarshal(b, &patch); err != nil {
+	if err := yaml.Unmarshal(b, &cm); err != nil {
 		t.Fatal(err)
 	}
-	if len(patch.Data) != 2 || patch.Data[netcfg.RouteAddressModeKey] == "" || patch.Data[netcfg.RouteAddressExternalNameFallbackKey] == "" {
-		t.Fatalf("data = %v, want exactly %s and %s", patch.Data, netcfg.RouteAddressModeKey, netcfg.RouteAddressExternalNameFallbackKey)
+	example, ok := cm.Data["_example"]
+	if len(cm.Data) != 1 || !ok {
+		t.Fatalf("data keys = %v, want _example alone", slices.Sorted(maps.Keys(cm.Data)))
 	}
-	got, err := netcfg.NewConfigFromMap(patch.Data)
+	// The example's uncommented lines are "key: value" of the defaults.
+	documented := map[string]string{}
+	for _, line := range strings.Split(example, "\n") {
+		for _, key := range []string{netcfg.RouteAddressModeKey, netcfg.RouteAddressExternalNameFallbackKey} {
+			if v, ok := strings.CutPrefix(line, key+": "); ok {
+				documented[key] = strings.Trim(v, `"`)
+			}
+		}
+	}
+	if len(documented) != 2 {
+		t.Fatalf("_example gives %v, want %s and %s", documented, netcfg.RouteAddressModeKey, netcfg.RouteAddressExternalNameFallbackKey)
+	}
+	got, err := netcfg.NewConfigFromMap(documented)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(&defaults, got); diff != "" {
-		t.Error("example is not the defaults (-want +got):", diff)
+		t.Error("_example is not the defaults (-want +got):", diff)
 	}
 	for _, m := range netcfg.RouteAddressModes {
-		if !strings.Contains(string(b), string(m)) {
-			t.Errorf("example does not document mode %s", m)
+		if !strings.Contains(example, `"`+string(m)+`"`) {
+			t.Errorf("_example does not document mode %s", m)
 		}
 	}
 }
