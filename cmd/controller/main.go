@@ -27,7 +27,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	netcfg "knative.dev/networking/pkg/config"
+	networkingcfg "knative.dev/networking/pkg/config"
 	"knative.dev/pkg/injection"
 	"knative.dev/pkg/injection/sharedmain"
 	"knative.dev/pkg/reconciler"
@@ -78,12 +78,12 @@ func main() {
 // route-address key is not its concern: the routeaddress controller's
 // config store uses upstream's behaviour then and reports it, so that a key
 // of ours never stops serving's controller.
-func networkConfig(ctx context.Context, client *kubernetes.Clientset) *netcfg.Config {
+func networkConfig(ctx context.Context, client *kubernetes.Clientset) *networkingcfg.Config {
 	cm, err := client.CoreV1().ConfigMaps(system.Namespace()).Get(ctx, "config-network", metav1.GetOptions{})
 	if err != nil {
 		log.Fatalf("Failed to get cm config-network: %v", err)
 	}
-	netCfg, err := netcfg.NewConfigFromMap(cm.Data)
+	netCfg, err := networkingcfg.NewConfigFromMap(cm.Data)
 	if err != nil {
 		log.Fatalf("Failed to construct network config: %v", err)
 	}

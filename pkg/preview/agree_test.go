@@ -99,7 +99,7 @@ func agreeStarts(t *testing.T) []agreeStart {
 			t.Fatal(err)
 		}
 		if p := plan.Make(in); len(p.Waiting) > 0 {
-			out = append(out, agreeStart{"route reconciler/" + lb + ", half-way to Endpoints", mirrored(applied(in.Actual, p.Ops))})
+			out = append(out, agreeStart{"route reconciler/" + lb + ", half-way to Endpoints", mirrored(mustApply(t, in.Actual, p.Ops))})
 		}
 	}
 	for _, m := range netcfg.RouteAddressModes {
@@ -112,7 +112,7 @@ func agreeStarts(t *testing.T) []agreeStart {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, agreeStart{fmt.Sprintf("ours %s/%s", m, lb), mirrored(applied(plan.Actual{}, plan.Make(in).Ops))})
+			out = append(out, agreeStart{fmt.Sprintf("ours %s/%s", m, lb), mirrored(mustApply(t, plan.Actual{}, plan.Make(in).Ops))})
 		}
 	}
 	return out
@@ -248,7 +248,7 @@ func TestPlanAgreesWithController(t *testing.T) {
 						if len(p.Waiting) == 0 {
 							break
 						}
-						in.Actual = mirrored(applied(in.Actual, p.Ops))
+						in.Actual = mirrored(mustApply(t, in.Actual, p.Ops))
 						p = plan.Make(in)
 					}
 					rep, err := c.clients.Plan(context.Background(), Scope{Namespace: rt.Namespace, SystemNamespace: "knative-serving"}, c.network)
@@ -279,4 +279,14 @@ func TestPlanAgreesWithController(t *testing.T) {
 			}
 		}
 	}
+}
+
+// mustApply is applied, failing the test on an error.
+func mustApply(t *testing.T, a plan.Actual, ops []plan.Op) plan.Actual {
+	t.Helper()
+	out, err := applied(a, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

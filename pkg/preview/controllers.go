@@ -19,6 +19,7 @@ package preview
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -26,6 +27,7 @@ import (
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"knative.dev/route-address/pkg/reconciler/routeaddress"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -51,9 +53,12 @@ type ControllerState struct {
 	Problem string `json:"problem,omitempty"`
 }
 
-// leasePrefix starts the names of the routeaddress reconciler's leases
-// (knative.dev/pkg names a bucket's lease after the reconciler's queue).
-const leasePrefix = "controller.knative.dev.route-address.pkg.reconciler.routeaddress."
+// leasePrefix starts the names of the routeaddress reconciler's leases:
+// knative.dev/pkg names a bucket's lease "{component}.{queue}.{bucket}" in
+// lower case, the generated reconciler names the queue after the
+// reconciler's type (its package path, "/" made "."), and serving's
+// component is "controller".
+var leasePrefix = "controller." + strings.ToLower(strings.ReplaceAll(reflect.TypeFor[routeaddress.Reconciler]().PkgPath(), "/", ".")) + "."
 
 // controllerState reads serving's controller Deployment and the
 // routeaddress reconciler's leases in the system namespace.

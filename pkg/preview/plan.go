@@ -238,7 +238,11 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 			}
 			// What follows once kube-controller-manager has mirrored the
 			// Endpoints just written.
-			in.Actual = mirrored(applied(in.Actual, p.Ops))
+			after, err := applied(in.Actual, p.Ops)
+			if err != nil {
+				return nil, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
+			}
+			in.Actual = mirrored(after)
 			p = plan.Make(in)
 		}
 		for _, b := range p.Blocked {
@@ -411,13 +415,13 @@ func (st *Status) WriteJSON(w io.Writer) error {
 
 // applied is a after ops, as the apiserver would store them (a Service
 // created gets a UID its slices are bound to).
-func applied(a plan.Actual, ops []plan.Op) plan.Actual {
+func applied(a plan.Actual, ops []plan.Op) (plan.Actual, error) {
 	created := map[string]types.UID{}
 	out := plan.Actual{Services: slices.Clone(a.Services), Endpoints: slices.Clone(a.Endpoints), Slices: slices.Clone(a.Slices)}
 	for _, op := range ops {
 		op, err := plan.BindOwner(op, created)
 		if err != nil {
-			continue
+			return out, fmt.Errorf("applying the plan: %w", err)
 		}
 		switch o := op.Object.(type) {
 		case *corev1.Service:
@@ -433,7 +437,7 @@ func applied(a plan.Actual, ops []plan.Op) plan.Actual {
 			out.Slices = put(out.Slices, o, op.Verb)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // put replaces, adds or (for Delete) removes o, matched by name.

@@ -37,7 +37,7 @@ import (
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	netclient "knative.dev/networking/pkg/client/clientset/versioned"
 	netlisters "knative.dev/networking/pkg/client/listers/networking/v1alpha1"
-	netcfg "knative.dev/networking/pkg/config"
+	networkingcfg "knative.dev/networking/pkg/config"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
@@ -128,14 +128,14 @@ func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
 		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
 	})
 
-	netCM, err := c.Kube.CoreV1().ConfigMaps(s.SystemNamespace).Get(ctx, netcfg.ConfigMapName, metav1.GetOptions{})
+	netCM, err := c.Kube.CoreV1().ConfigMaps(s.SystemNamespace).Get(ctx, networkingcfg.ConfigMapName, metav1.GetOptions{})
 	if err != nil {
-		return nil, c.explain(err, "get ConfigMap "+s.SystemNamespace+"/"+netcfg.ConfigMapName)
+		return nil, c.explain(err, "get ConfigMap "+s.SystemNamespace+"/"+networkingcfg.ConfigMapName)
 	}
 	out.netData = netCM.Data
-	network, err := netcfg.NewConfigFromConfigMap(netCM)
+	network, err := networkingcfg.NewConfigFromConfigMap(netCM)
 	if err != nil {
-		return nil, fmt.Errorf("ConfigMap %s/%s: %w", s.SystemNamespace, netcfg.ConfigMapName, err)
+		return nil, fmt.Errorf("ConfigMap %s/%s: %w", s.SystemNamespace, networkingcfg.ConfigMapName, err)
 	}
 	domainCM, err := c.Kube.CoreV1().ConfigMaps(s.SystemNamespace).Get(ctx, routecfg.DomainConfigName, metav1.GetOptions{})
 	if err != nil {

@@ -19,7 +19,7 @@ package testing
 import (
 	"context"
 
-	netcfg "knative.dev/networking/pkg/config"
+	networkingcfg "knative.dev/networking/pkg/config"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -59,9 +59,9 @@ const (
 func RouteConfig() *routecfg.Config {
 	return &routecfg.Config{
 		Domain: &routecfg.Domain{Domains: map[string]routecfg.DomainConfig{"example.com": {}}},
-		Network: &netcfg.Config{
-			DomainTemplate: netcfg.DefaultDomainTemplate,
-			TagTemplate:    netcfg.DefaultTagTemplate,
+		Network: &networkingcfg.Config{
+			DomainTemplate: networkingcfg.DefaultDomainTemplate,
+			TagTemplate:    networkingcfg.DefaultTagTemplate,
 		},
 	}
 }
