@@ -213,4 +213,41 @@ PKGS=(./pkg/reconciler/route/... ./pkg/reconciler/routeaddress/... ./cmd/...)
 # as serving's e2e jobs build it.
 (cd "${SERVING}" && GOFLAGS=-mod=mod go vet -tags e2e ./test/e2e/routeaddress/)
 echo "vetted with -tags e2e: knative.dev/serving/test/e2e/routeaddress"
+# The newest serving release: the series applied to its source, reported
+# (not a gate: the series is built and tested against the version go.mod
+# pins, above). Its knative.dev dependencies are newer than those pins; each
+# is tried from the module proxy and reported.
+NEWEST_SERVING=v0.51.0
+echo "=== serving ${NEWEST_SERVING}: the serving patches applied to its source (a report)"
+NEWEST_DIR="$(GOFLAGS=-mod=mod go mod download -json "knative.dev/serving@${NEWEST_SERVING}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+NEWEST="${OUT}/verify/serving-${NEWEST_SERVING}"
+rm -rf "${NEWEST}"
+cp -r "${NEWEST_DIR}" "${NEWEST}"
+chmod -R u+w "${NEWEST}"
+git_ -C "${NEWEST}" init -q
+git_ -C "${NEWEST}" add -A
+git_ -C "${NEWEST}" commit -q -m "knative.dev/serving ${NEWEST_SERVING}"
+# vendor/ is left out: a module zip has none (serving's update-deps makes it).
+for p in "${PATCHES}"/serving/*.patch; do
+  if git_ -C "${NEWEST}" am -q --exclude='vendor/*' "$p" >/dev/null 2>&1; then
+    echo "applies cleanly (vendor/ left out): serving/$(basename "$p")"
+    continue
+  fi
+  git_ -C "${NEWEST}" am --abort
+  # What git apply can place, and the hunks it cannot (.rej files).
+  git_ -C "${NEWEST}" apply --reject --whitespace=nowarn --exclude='vendor/*' "$p" >/dev/null 2>&1 || true
+  rejected="$(cd "${NEWEST}" && find . -name '*.rej' | sed 's#^\./##; s#\.rej$##' | sort | tr '\n' ' ')"
+  echo "does not apply cleanly: serving/$(basename "$p"): hunks rejected in ${rejected:-(none; only offsets)}"
+  (cd "${NEWEST}" && find . -name '*.rej' -delete)
+  git_ -C "${NEWEST}" add -A
+  git_ -C "${NEWEST}" commit -q -m "$(basename "$p") (partly)"
+done
+while read -r mod ver; do
+  if err="$(GOFLAGS=-mod=mod go mod download "${mod}@${ver}" 2>&1)"; then
+    echo "serving ${NEWEST_SERVING} requires ${mod} ${ver}: served"
+  else
+    echo "serving ${NEWEST_SERVING} requires ${mod} ${ver}: not served here ($(echo "${err}" | grep -o '[0-9][0-9][0-9] [A-Za-z ]*' | head -1)), so it is not built"
+  fi
+done < <(grep -E '^[[:space:]]+knative.dev/(networking|pkg|caching) ' "${NEWEST}/go.mod" | awk '{print $1, $2}')
+
 echo "=== upstream patches verified"
