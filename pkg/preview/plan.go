@@ -168,7 +168,9 @@ type Summary struct {
 	Recreates  int `json:"recreates"`
 	Fallbacks  int `json:"externalNameFallbacks"`
 	Warnings   int `json:"warnings"`
-	Blocked    int `json:"blocked"`
+	// Blocked counts the names held by objects their Routes do not control
+	// (NotOwned): the controller leaves them alone.
+	Blocked int `json:"blocked"`
 }
 
 // Report is the whole plan.
@@ -199,7 +201,6 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 	switching := err != nil || current.RouteAddressMode != cfg.RouteAddressMode
 	if switching && rep.Controller.Problem != "" {
 		rep.SwitchBlocked = rep.Controller.Problem
-		rep.Summary.Blocked++
 	}
 	for _, r := range cl.routes {
 		in, err := cl.routeInput(ctx, r, cfg)
@@ -286,7 +287,7 @@ func (rep *Report) WriteTable(w io.Writer) {
 			fmt.Fprintf(w, "  then waits for kube-controller-manager to mirror the Endpoints %s into EndpointSlices\n", strings.Join(r.Waiting, ", "))
 		}
 		for _, b := range r.Blocked {
-			fmt.Fprintf(w, "  BLOCKED: %s\n", b)
+			fmt.Fprintf(w, "  NOT OWNED: %s (left alone)\n", b)
 		}
 		for _, s := range r.Recreates {
 			fmt.Fprintf(w, "  note: Service %s is recreated: its name does not resolve for a moment\n", s)
@@ -303,7 +304,7 @@ func (rep *Report) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "\nBLOCKED: switching route-address-mode now is not safe: %s\n", rep.SwitchBlocked)
 	}
 	s := rep.Summary
-	fmt.Fprintf(w, "\n%d routes, %d operations, %d Service recreates, %d ExternalName fallbacks, %d warnings, %d blocked\n",
+	fmt.Fprintf(w, "\n%d routes, %d operations, %d Service recreates, %d ExternalName fallbacks, %d warnings, %d names held by objects their Routes do not control\n",
 		s.Routes, s.Operations, s.Recreates, s.Fallbacks, s.Warnings, s.Blocked)
 }
 

@@ -40,7 +40,8 @@ type Progress struct {
 	// OperationsLeft counts the writes the controller has left to make.
 	OperationsLeft int `json:"operationsLeft"`
 	// Blocked counts the names an object the Route does not control
-	// holds: they are not done until it goes.
+	// holds (NotOwned): the controller leaves them alone, so they are
+	// counted apart, not as left to do.
 	Blocked int `json:"blocked"`
 	// Namespaces is Names and Done per namespace.
 	Namespaces []NamespaceProgress `json:"namespaces,omitempty"`
@@ -109,5 +110,6 @@ func (c Clients) Progress(ctx context.Context, s Scope) (*Progress, error) {
 	return p, nil
 }
 
-// Converged reports whether every name is done.
-func (p *Progress) Converged() bool { return p.Done == p.Names }
+// Converged reports whether the controller has nothing left to do: every
+// name is done but those an object the Route does not control holds.
+func (p *Progress) Converged() bool { return p.Done+p.Blocked == p.Names }

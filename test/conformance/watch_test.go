@@ -43,7 +43,8 @@ import (
 // with a switch of 40 Routes (80 names), follows it to exit 0, drawn in
 // place on a terminal (tmux, as a person sees it) and one line per
 // interval otherwise; in a namespace where somebody else's Service holds a
-// Route's name it times out with exit 3 and names it. How far the switch
+// Route's name it exits 4 (ExitNotOwned) once nothing else is left, and
+// names it, rather than running to --timeout. How far the switch
 // has got by the first frame depends on the machine: the frames are
 // logged, the last one checked.
 func TestWatchFollowsSwitch(t *testing.T) {
@@ -106,7 +107,7 @@ func TestWatchFollowsSwitch(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = exec.Command(tmux, "kill-session", "-t", session).Run() })
 
-	// The plain lines, and the namespace that never converges.
+	// The plain lines, and the namespace whose one name is held.
 	type result struct {
 		code     int
 		out, err string
@@ -155,10 +156,10 @@ func TestWatchFollowsSwitch(t *testing.T) {
 
 	r = <-stuck
 	t.Logf("status --watch in %s (exit %d):\n%s", stuckNS, r.code, r.out)
-	if r.code != cli.ExitTimeout {
-		t.Errorf("status --watch exited %d, want %d: %s", r.code, cli.ExitTimeout, r.err)
+	if r.code != cli.ExitNotOwned {
+		t.Errorf("status --watch exited %d, want %d: %s", r.code, cli.ExitNotOwned, r.err)
 	}
-	if want := "0/1 names done (route-address-mode=endpointslices), 0 operations left, waiting, 1 blocked\n"; !strings.Contains(r.out, want) {
+	if want := "0/1 names done (route-address-mode=endpointslices), 0 operations left, done, 1 held by objects their Routes do not control\n"; !strings.Contains(r.out, want) {
 		t.Errorf("no frame says %q:\n%s", want, r.out)
 	}
 	if want := fmt.Sprintf("  %s/held held: blocked: Service held is not controlled by the Route", stuckNS); !strings.Contains(r.out, want) {

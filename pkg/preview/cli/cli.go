@@ -40,7 +40,7 @@ import (
 	"knative.dev/route-address/pkg/preview"
 )
 
-// ExitBlocked is plan's exit code when the plan has blocking items.
+// ExitBlocked is plan's exit code when switching the mode now is not safe.
 const ExitBlocked = 2
 
 // NewClients is how Main gets its clients from kubectl's standard flags
@@ -179,9 +179,11 @@ the Route does not control. MODE is one of %s. It only reads.
 -o json and -o yaml print the whole plan; -o name the Routes the switch
 would write to.
 
-Exit status: 0 when nothing blocks the plan, %d when something does (an
-object the Route does not control stands in the way, or serving's
-controller is rolling out or runs without route-address), 1 on errors.`, joined(netcfg.RouteAddressModes), ExitBlocked),
+Exit status: 0 when the switch can go ahead and every name will have the
+mode's shape; %d when switching now is not safe (serving's controller is
+rolling out, or runs without route-address); %d when it can go ahead but
+names are held by objects their Routes do not control (NotOwned: listed,
+left alone); 1 on errors.`, joined(netcfg.RouteAddressModes), ExitBlocked, ExitNotOwned),
 		Example: `  # Every Route of the cluster
   kubectl route-address plan --mode endpointsandslices -A
 
@@ -222,8 +224,11 @@ controller is rolling out or runs without route-address), 1 on errors.`, joined(
 			if err := (report{rep, rep.WriteTable, touched}).print(stdout, o.output); err != nil {
 				return err
 			}
-			if rep.Summary.Blocked > 0 {
+			switch {
+			case rep.SwitchBlocked != "":
 				return exitError{ExitBlocked}
+			case rep.Summary.Blocked > 0:
+				return exitError{ExitNotOwned}
 			}
 			return nil
 		},
@@ -248,9 +253,10 @@ line per interval otherwise, one JSON object per line with -o json. A
 read that fails for a passing reason (the apiserver unreachable,
 overloaded or failing) is retried, with a warning on stderr.
 
-Exit status: 0 (with --watch: once every name has the mode's shape), %d
-with --watch when --timeout passes first (the names left are listed), 1 on
-errors.`, ExitTimeout),
+Exit status: 0 (with --watch: once every name has the mode's shape); with
+--watch, %d once the controller has nothing left to do but names are held
+by objects their Routes do not control (NotOwned: listed, left alone), %d
+when --timeout passes first (the names left are listed); 1 on errors.`, ExitNotOwned, ExitTimeout),
 		Example: `  # The Routes of the current namespace
   kubectl route-address status
 

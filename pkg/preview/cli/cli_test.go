@@ -130,8 +130,8 @@ func golden(t *testing.T, name, got string) {
 func TestPlanTable(t *testing.T) {
 	c, kube, _ := world("ExternalName")
 	code, out, errOut := run(t, c, "plan", "--mode", "EndpointSlices", "-A")
-	if code != ExitBlocked {
-		t.Errorf("exit code = %d, want %d (a Service blocks other/blocked); stderr: %s", code, ExitBlocked, errOut)
+	if code != ExitNotOwned {
+		t.Errorf("exit code = %d, want %d (a Service the Route does not control holds other/blocked); stderr: %s", code, ExitNotOwned, errOut)
 	}
 	golden(t, "plan-endpointslices", out)
 	for _, a := range kube.Actions() {
@@ -516,7 +516,7 @@ func TestOutputs(t *testing.T) {
 	}{
 		{
 			[]string{"plan", "--mode", "endpointslices", "-A", "-o", "name"},
-			ExitBlocked,
+			ExitNotOwned,
 			func(out string) bool { return out == "route.serving.knative.dev/hello\n" }, "the Route the switch writes to",
 		},
 		{

@@ -37,6 +37,12 @@ import (
 // every name has the configured mode's shape.
 const ExitTimeout = 3
 
+// ExitNotOwned is the exit code of plan, and of status --watch once the
+// controller has nothing left to do, when names are held by objects their
+// Routes do not control (NotOwned): the controller leaves those alone, so
+// they keep answering whatever those objects say (they are listed).
+const ExitNotOwned = 4
+
 // passing reports whether a read failed for a reason that passes by
 // itself: the apiserver unreachable, overloaded or failing (429, 5xx,
 // timeouts).
@@ -135,6 +141,9 @@ func watch(ctx context.Context, clients preview.Clients, scope preview.Scope, o 
 			return err
 		}
 		switch {
+		case p.Converged() && p.Blocked > 0:
+			r.held(p)
+			return exitError{ExitNotOwned}
 		case p.Converged():
 			return nil
 		case timedOut:
@@ -184,7 +193,7 @@ func (r *renderer) frame(l watchLine, last bool) error {
 		eta = ", waiting"
 	}
 	if p.Blocked > 0 {
-		eta += fmt.Sprintf(", %d blocked", p.Blocked)
+		eta += fmt.Sprintf(", %d held by objects their Routes do not control", p.Blocked)
 	}
 	summary := fmt.Sprintf("%d/%d names done (route-address-mode=%s), %d operations left%s%s", p.Done, p.Names, p.Mode, p.OperationsLeft, rate, eta)
 	var lines []string
@@ -213,6 +222,18 @@ func (r *renderer) frame(l watchLine, last bool) error {
 	}
 	_, err := io.WriteString(r.w, strings.Join(lines, "\n")+"\n")
 	return err
+}
+
+// held lists the names objects their Routes do not control hold, once
+// everything else is done.
+func (r *renderer) held(p *preview.Progress) {
+	if r.json {
+		return
+	}
+	fmt.Fprintf(r.w, "%d names are held by objects their Routes do not control (NotOwned); route-address leaves them alone:\n", p.Blocked)
+	for _, n := range p.Left {
+		fmt.Fprintf(r.w, "  %s/%s %s: %s\n", n.Namespace, n.Route, n.Service, n.Left)
+	}
 }
 
 // stuck lists the names still not done when --timeout passed.

@@ -99,9 +99,9 @@ func TestWatchTimeout(t *testing.T) {
 	if code != ExitTimeout {
 		t.Fatalf("exit code = %d, want %d; stdout: %s, stderr: %s", code, ExitTimeout, out, errOut)
 	}
-	want := `2026-12-02T19:00:00Z 0/3 names done (route-address-mode=endpointslices), 4 operations left, 1 blocked
-2026-12-02T19:00:05Z 0/3 names done (route-address-mode=endpointslices), 4 operations left, 1 blocked
-2026-12-02T19:00:10Z 0/3 names done (route-address-mode=endpointslices), 4 operations left, 1 blocked
+	want := `2026-12-02T19:00:00Z 0/3 names done (route-address-mode=endpointslices), 4 operations left, 1 held by objects their Routes do not control
+2026-12-02T19:00:05Z 0/3 names done (route-address-mode=endpointslices), 4 operations left, 1 held by objects their Routes do not control
+2026-12-02T19:00:10Z 0/3 names done (route-address-mode=endpointslices), 4 operations left, 1 held by objects their Routes do not control
 timed out after 10s: 3 names are not done (route-address-mode=endpointslices):
   default/hello hello: 2 operations
   default/hello canary-hello: 2 operations
@@ -194,5 +194,24 @@ func TestWatchRetriesPassingFailures(t *testing.T) {
 	})
 	if code, _, errOut := run(t, c, "status", "--watch", "-n", "default"); code != 1 || !strings.Contains(errOut, "permission denied") {
 		t.Errorf("refused: exit %d, stderr %q; want 1 and permission denied", code, errOut)
+	}
+}
+
+// TestWatchNotOwned: once the controller has nothing left to do, names held
+// by objects their Routes do not control end the watch with ExitNotOwned,
+// listed; they do not keep it running to --timeout.
+func TestWatchNotOwned(t *testing.T) {
+	c, _, _ := world("EndpointSlices")
+	fakeTime(t, &c, func(int) {})
+	code, out, errOut := run(t, c, "status", "--watch", "-n", "other")
+	if code != ExitNotOwned {
+		t.Fatalf("exit code = %d, want %d; stdout: %s, stderr: %s", code, ExitNotOwned, out, errOut)
+	}
+	want := `2026-12-02T19:00:00Z 0/1 names done (route-address-mode=endpointslices), 0 operations left, done, 1 held by objects their Routes do not control
+1 names are held by objects their Routes do not control (NotOwned); route-address leaves them alone:
+  other/blocked blocked: blocked: Service blocked is not controlled by the Route
+`
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Error("status --watch (-want +got):", diff)
 	}
 }
