@@ -44,7 +44,8 @@ const ControllerServiceAccount = "controller"
 const AdminRole = "knative-serving-admin"
 
 // rbacFiles are serving's ServiceAccounts, roles and bindings (from the
-// module cache) and ours (from this repository).
+// module cache) and ours (from this repository: the controller's, and the
+// plugin users' roles, bound to nobody).
 func rbacFiles() ([]string, error) {
 	serving, err := ModuleDir("knative.dev/serving")
 	if err != nil {
@@ -57,7 +58,8 @@ func rbacFiles() ([]string, error) {
 	files, _ := filepath.Glob(filepath.Join(serving, "config", "core", "200-roles", "*.yaml"))
 	return append(files,
 		filepath.Join(serving, "config", "core", "200-serviceaccount.yaml"),
-		filepath.Join(ours, "config", "200-clusterrole.yaml")), nil
+		filepath.Join(ours, "config", "200-clusterrole.yaml"),
+		filepath.Join(ours, "config", "210-plugin-clusterroles.yaml")), nil
 }
 
 // installRBAC creates serving's and our ServiceAccounts, (Cluster)Roles and

@@ -1,0 +1,91 @@
+//go:build e2e
+
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
+	"knative.dev/route-address/pkg/preview/cli"
+)
+
+// TestPluginRoles: config/210-plugin-clusterroles.yaml is what a person
+// needs to run the plugin. A user bound to route-address-plugin-reader
+// alone runs plan and status over every namespace (impersonated, as
+// kubectl --as does), and cleanup's client-side dry run; a user bound to
+// nothing is told which permission is missing.
+func TestPluginRoles(t *testing.T) {
+	needLocal(t)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.150", 80)
+	ns := namespace(t, "plugin-rbac")
+	route(t, ns, "hello")
+	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+
+	user := fmt.Sprintf("plugin-user-%s", ns)
+	binding := &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: user},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "route-address-plugin-reader"},
+		Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: user}},
+	}
+	if _, err := env.kube.RbacV1().ClusterRoleBindings().Create(bg(), binding, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.kube.RbacV1().ClusterRoleBindings().Delete(bg(), user, metav1.DeleteOptions{}) })
+
+	plugin := func(as string, args ...string) (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := cli.Main(context.Background(), append(args, "--kubeconfig", env.local.Kubeconfig, "--as", as), &out, &errOut)
+		return code, out.String(), errOut.String()
+	}
+	// RBAC takes a moment to see a new binding.
+	eventually(t, "status -A as the reader", func() error {
+		if code, out, errOut := plugin(user, "status", "-A"); code != 0 || !strings.Contains(out, ns) {
+			return fmt.Errorf("exit %d, stderr %q", code, errOut)
+		}
+		return nil
+	})
+	for _, args := range [][]string{
+		{"plan", "--mode", "endpointsandslices", "-A"},
+		{"plan", "--mode", "endpointslices", "-n", ns, "-o", "name"},
+		{"status", "-n", ns, "-o", "yaml"},
+	} {
+		code, _, errOut := plugin(user, args...)
+		if code != 0 && code != cli.ExitNotOwned {
+			t.Errorf("%v as the reader: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	// cleanup's client-side dry run reads only.
+	if code, out, errOut := plugin(user, "cleanup", "-n", ns, "--dry-run=client"); code != 0 {
+		t.Errorf("cleanup --dry-run=client as the reader: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+
+	code, _, errOut := plugin("nobody-"+ns, "status", "-A")
+	if code != 1 || !strings.Contains(errOut, "permission denied to list Routes") {
+		t.Errorf("status -A as a user bound to nothing: exit %d, stderr %q; want permission denied to list Routes", code, errOut)
+	}
+}
