@@ -93,6 +93,16 @@ func addressed(t *testing.T, ns string) (int, error) {
 func TestAPIServerRestartMidSwitch(t *testing.T) {
 	needLocal(t)
 	routes, runs := envInt(t, "E2E_RESTART_ROUTES", 100), envInt(t, "E2E_RESTART_RUNS", 1)
+	// After kube-apiserver restarts, client-go's reflectors come back
+	// after a back-off that grows with each failed attempt (up to 30 s
+	// and more with jitter): the tests after this one get a controller
+	// whose informers start afresh.
+	t.Cleanup(func() {
+		stopController()
+		if err := startController(); err != nil {
+			t.Error("starting the controller again:", err)
+		}
+	})
 	all := 2 * routes
 	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 	gw := namespace(t, "gw")
