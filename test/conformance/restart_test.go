@@ -29,9 +29,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
+	"knative.dev/route-address/test/cluster"
 )
 
 // envInt reads a positive integer from the environment, def when unset.
@@ -97,7 +99,22 @@ func TestAPIServerRestartMidSwitch(t *testing.T) {
 	// after a back-off that grows with each failed attempt (up to 30 s
 	// and more with jitter): the tests after this one get a controller
 	// whose informers start afresh.
+	// And its OwnerReferencesPermissionEnforcement refuses every object
+	// owned by a Route with blockOwnerDeletion (the route reconciler's
+	// KIngresses among them) until it maps the Route's kind again, up to
+	// 30 s: the cleanup waits for a dry-run create of one to pass.
 	t.Cleanup(func() {
+		eventuallyWithin(t, 2*time.Minute, "kube-apiserver to map the Route's kind again", func() error {
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+				Namespace: cluster.SystemNamespace, Name: "restart-barrier",
+				OwnerReferences: []metav1.OwnerReference{{
+					APIVersion: "serving.knative.dev/v1", Kind: "Route", Name: "barrier", UID: "barrier",
+					BlockOwnerDeletion: ptr.To(true),
+				}},
+			}}
+			_, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Create(bg(), cm, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+			return err
+		})
 		stopController()
 		if err := startController(); err != nil {
 			t.Error("starting the controller again:", err)
