@@ -46,13 +46,18 @@ type AuditEvent struct {
 	StageTimestamp time.Time `json:"stageTimestamp"`
 }
 
-// Took reports whether the write took effect: the apiserver answered it
-// with a 2xx. A refused write (a conflict, an invalid object) did not, nor
-// did a request whose client died with it in flight, which the apiserver
-// logs with the status it failed with.
+// Took reports whether the apiserver answered the write with a 2xx. A
+// refused write (a conflict, an invalid object) did not take effect. A 5xx
+// leaves the outcome unknown: when the client dies with a create in flight
+// the apiserver logs 504 for it, yet etcd may already have stored the
+// object (see Took).
 func (e *AuditEvent) Took() bool {
 	return e.ResponseStatus.Code >= 200 && e.ResponseStatus.Code < 300
 }
+
+// unknown reports whether the apiserver gave up on the write without
+// knowing its outcome.
+func (e *AuditEvent) unknown() bool { return e.ResponseStatus.Code >= 500 }
 
 // Agent is the program that sent the write: its user agent's first word
 // without the version ("controller" of "controller/v0.0.0 (linux/amd64)
@@ -63,10 +68,24 @@ func (e *AuditEvent) Agent() string {
 	return agent
 }
 
-// Took splits writes into those that took effect and those that did not.
+// Took splits writes into those that took effect and those that did not. A
+// write whose outcome is unknown (a 5xx) counts as taken when no other
+// write of the same verb to the same object took effect: the object as the
+// test finds it afterwards shows that one of them did, and only this one
+// can have.
 func Took(writes []AuditEvent) (took, not []AuditEvent) {
-	for _, w := range writes {
-		if w.Took() {
+	type write struct{ verb, resource, sub, ns, name string }
+	key := func(e *AuditEvent) write {
+		return write{e.Verb, e.ObjectRef.Resource, e.ObjectRef.Subresource, e.ObjectRef.Namespace, e.ObjectRef.Name}
+	}
+	answered := make(map[write]bool, len(writes))
+	for i := range writes {
+		if writes[i].Took() {
+			answered[key(&writes[i])] = true
+		}
+	}
+	for i, w := range writes {
+		if w.Took() || w.unknown() && !answered[key(&writes[i])] {
 			took = append(took, w)
 		} else {
 			not = append(not, w)

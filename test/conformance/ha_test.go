@@ -242,8 +242,10 @@ func oursSlices(t *testing.T, ns string) int {
 // every name converges, the writes that took effect are exactly those one
 // controller makes (no fight, nothing twice), the survivor wrote nothing
 // while the leader led, a woken leader writes nothing that takes effect,
-// and nothing is left over. A request the lost replica had in flight, or
-// one refused for a stale read, is reported, not counted. The time from
+// and nothing is left over. A request the lost replica had in flight (the
+// apiserver logs 504 for it, whether or not etcd stored it) counts when no
+// other write did the same; one refused for a stale read is reported, not
+// counted. The time from
 // the loss to convergence is reported against the lease duration.
 func TestHALeaderLostMidSwitch(t *testing.T) {
 	for _, freeze := range []bool{false, true} {

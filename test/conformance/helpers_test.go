@@ -355,8 +355,9 @@ func externalNameServices(t *testing.T, ns string) int {
 
 // auditWrites returns the logged writes to Services, Endpoints and
 // EndpointSlices in ns since since, whether or not they took effect (a
-// count of writes splits them with cluster.Took: one refused, or abandoned
-// by a killed client, is reported, never counted).
+// count of writes splits them with cluster.Took: one refused is reported,
+// never counted; one a killed client left without an answer counts only
+// when no other write did what it would have).
 func auditWrites(t *testing.T, since time.Time, ns string) []cluster.AuditEvent {
 	t.Helper()
 	ws, err := env.local.AuditWrites(since, ns)
