@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 // Package preview is the engine of the kubectl-route_address plugin: it
-// reads Routes and their objects with get/list calls, and runs the same
+// reads Routes and their objects (listed, or for status --watch listed once
+// and then watched: Watch), and runs the same
 // resources and planner the controller runs, to show what switching
 // route-address-mode would do (plan) and what each Route looks like now
 // (status). Cleanup is its one writer: it removes what route-address left

@@ -202,10 +202,18 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 	if switching && rep.Controller.Problem != "" {
 		rep.SwitchBlocked = rep.Controller.Problem
 	}
+	if err := cl.plan(ctx, cfg, rep); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// plan adds to rep what the controller would do for each Route in cfg's mode.
+func (cl *cluster) plan(ctx context.Context, cfg *netcfg.Config, rep *Report) error {
 	for _, r := range cl.routes {
 		in, err := cl.routeInput(ctx, r, cfg)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p := plan.Make(in)
 		rp := RoutePlan{Namespace: r.Namespace, Route: r.Name, Operations: []Operation{}}
@@ -241,7 +249,7 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 			// Endpoints just written.
 			after, err := applied(in.Actual, p.Ops)
 			if err != nil {
-				return nil, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
+				return fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)
 			}
 			in.Actual = mirrored(after)
 			p = plan.Make(in)
@@ -258,7 +266,7 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 		rep.Summary.Blocked += len(rp.Blocked)
 		rep.Routes = append(rep.Routes, rp)
 	}
-	return rep, nil
+	return nil
 }
 
 // WriteTable prints the report for people.

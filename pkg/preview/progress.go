@@ -23,8 +23,6 @@ import (
 	"strings"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
@@ -68,16 +66,20 @@ type NameLeft struct {
 // A value that is not allowed is an error: the controller keeps its last
 // good configuration then, which is not written anywhere the plugin can read.
 func (c Clients) Progress(ctx context.Context, s Scope) (*Progress, error) {
-	cm, err := c.Kube.CoreV1().ConfigMaps(s.SystemNamespace).Get(ctx, netcfg.ConfigMapName, metav1.GetOptions{})
+	cl, err := c.read(ctx, s)
 	if err != nil {
-		return nil, c.explain(err, "get ConfigMap "+s.SystemNamespace+"/"+netcfg.ConfigMapName)
+		return nil, err
 	}
-	cfg, err := netcfg.NewConfigFromMap(cm.Data)
+	return c.progress(ctx, s, cl)
+}
+
+func (c Clients) progress(ctx context.Context, s Scope, cl *cluster) (*Progress, error) {
+	cfg, err := netcfg.NewConfigFromMap(cl.netData)
 	if err != nil {
 		return nil, fmt.Errorf("ConfigMap %s/%s: %w (the controller keeps its last good configuration; correct the value)", s.SystemNamespace, netcfg.ConfigMapName, err)
 	}
-	rep, err := c.Plan(ctx, s, cfg)
-	if err != nil {
+	rep := &Report{Mode: cfg.RouteAddressMode, ExternalNameFallback: cfg.RouteAddressExternalNameFallback, Routes: []RoutePlan{}}
+	if err := cl.plan(ctx, cfg, rep); err != nil {
 		return nil, err
 	}
 	p := &Progress{Time: c.now(), Mode: cfg.RouteAddressMode, Namespaces: []NamespaceProgress{}}

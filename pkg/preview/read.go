@@ -20,9 +20,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -30,7 +33,9 @@ import (
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/pager"
 
@@ -45,6 +50,7 @@ import (
 	racfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -89,7 +95,7 @@ func (c Clients) explain(err error, what string) error {
 	case err == nil:
 		return nil
 	case apierrs.IsForbidden(err):
-		return fmt.Errorf("permission denied to %s: %v (the plugin needs get/list on routes, ingresses.networking.internal.knative.dev, services, endpoints, endpointslices and configmaps, get on deployments and list on leases in the system namespace)", what, err)
+		return fmt.Errorf("permission denied to %s: %v (the plugin needs get, list and watch on routes, ingresses.networking.internal.knative.dev, services, endpoints and endpointslices, and get on configmaps and deployments and list on leases in the system namespace: the ClusterRole route-address-plugin-reader)", what, err)
 	case apierrs.IsNotFound(err) && what == "list Routes":
 		return fmt.Errorf("Knative Serving is not installed: the routes.serving.knative.dev resource does not exist on %s", c.Server)
 	case errors.As(err, &netErr), errors.As(err, &urlErr):
@@ -99,9 +105,23 @@ func (c Clients) explain(err error, what string) error {
 	}
 }
 
+// objects are the objects in scope the planner reads: listed once, or
+// held by a Watch's informers.
+type objects struct {
+	routes    []*v1.Route
+	ingresses []*netv1alpha1.Ingress
+	services  []*corev1.Service
+	endpoints []*corev1.Endpoints
+	// slices are ours and those kube-controller-manager mirrors from
+	// Endpoints.
+	slices []*discoveryv1.EndpointSlice
+}
+
 // cluster is one read of everything the planner needs.
 type cluster struct {
-	routes    []*v1.Route
+	routes []*v1.Route
+	// services are the Services in scope; the gateway Services outside it
+	// that the KIngresses name are only in stores.
 	services  []*corev1.Service
 	endpoints []*corev1.Endpoints
 	slices    []*discoveryv1.EndpointSlice
@@ -115,19 +135,58 @@ type cluster struct {
 }
 
 func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
-	out := &cluster{}
+	o, err := c.list(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return c.assemble(ctx, s, o)
+}
+
+// list reads the objects in scope, a page at a time.
+func (c Clients) list(ctx context.Context, s Scope) (*objects, error) {
+	o := &objects{}
 	var err error
-	out.routes, err = list[v1.Route](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	o.routes, err = list[v1.Route](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 		return c.Serving.ServingV1().Routes(s.ns()).List(ctx, opts)
 	})
 	if err != nil {
 		return nil, c.explain(err, "list Routes")
 	}
+	o.ingresses, err = list[netv1alpha1.Ingress](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return c.Net.NetworkingV1alpha1().Ingresses(s.ns()).List(ctx, opts)
+	})
+	if err != nil {
+		return nil, c.explain(err, "list Ingresses")
+	}
+	o.services, err = list[corev1.Service](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return c.Kube.CoreV1().Services(s.ns()).List(ctx, opts)
+	})
+	if err != nil {
+		return nil, c.explain(err, "list Services")
+	}
+	o.endpoints, err = list[corev1.Endpoints](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return c.Kube.CoreV1().Endpoints(s.ns()).List(ctx, opts)
+	})
+	if err != nil {
+		return nil, c.explain(err, "list Endpoints")
+	}
+	o.slices, err = list[discoveryv1.EndpointSlice](ctx, metav1.ListOptions{LabelSelector: routeaddress.SliceSelector}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return c.Kube.DiscoveryV1().EndpointSlices(s.ns()).List(ctx, opts)
+	})
+	if err != nil {
+		return nil, c.explain(err, "list EndpointSlices")
+	}
+	return o, nil
+}
+
+// assemble reads the configuration and the gateway Services outside scope
+// that the KIngresses name, and puts it all into the planner's stores.
+func (c Clients) assemble(ctx context.Context, s Scope, o *objects) (*cluster, error) {
+	out := &cluster{routes: slices.Clone(o.routes), services: o.services, endpoints: o.endpoints}
 	sort.Slice(out.routes, func(i, j int) bool {
 		a, b := out.routes[i], out.routes[j]
 		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
 	})
-
 	netCM, err := c.Kube.CoreV1().ConfigMaps(s.SystemNamespace).Get(ctx, networkingcfg.ConfigMapName, metav1.GetOptions{})
 	if err != nil {
 		return nil, c.explain(err, "get ConfigMap "+s.SystemNamespace+"/"+networkingcfg.ConfigMapName)
@@ -147,43 +206,53 @@ func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
 	}
 	out.routeCfg = &routecfg.Config{Domain: domain, Network: network}
 
-	ings, err := list[netv1alpha1.Ingress](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		return c.Net.NetworkingV1alpha1().Ingresses(s.ns()).List(ctx, opts)
-	})
-	if err != nil {
-		return nil, c.explain(err, "list Ingresses")
-	}
-	// All Services: DomainInternal names gateway Services in other namespaces.
-	out.services, err = list[corev1.Service](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		return c.Kube.CoreV1().Services(metav1.NamespaceAll).List(ctx, opts)
-	})
-	if err != nil {
-		return nil, c.explain(err, "list Services")
-	}
-	out.endpoints, err = list[corev1.Endpoints](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		return c.Kube.CoreV1().Endpoints(s.ns()).List(ctx, opts)
-	})
-	if err != nil {
-		return nil, c.explain(err, "list Endpoints")
-	}
-	// Ours, and those mirrored from Endpoints, as the reconciler reads.
-	endpointSlices, err := list[discoveryv1.EndpointSlice](ctx, metav1.ListOptions{
-		LabelSelector: discoveryv1.LabelManagedBy + " in (" + names.ManagedBy + "," + names.MirroredBy + ")",
-	}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		return c.Kube.DiscoveryV1().EndpointSlices(s.ns()).List(ctx, opts)
-	})
-	if err != nil {
-		return nil, c.explain(err, "list EndpointSlices")
-	}
-	for _, es := range endpointSlices {
+	for _, es := range o.slices {
 		if es.Labels[discoveryv1.LabelManagedBy] == names.MirroredBy {
 			out.mirrored = append(out.mirrored, es)
 		} else {
 			out.slices = append(out.slices, es)
 		}
 	}
-	out.stores, err = newStores(ings, out.services, out.endpoints, endpointSlices)
+	gateways, err := c.gateways(ctx, s, o.ingresses)
+	if err != nil {
+		return nil, err
+	}
+	out.stores, err = newStores(o.ingresses, append(gateways, o.services...), o.endpoints, o.slices)
 	return out, err
+}
+
+// gateways gets the Services outside scope that the KIngresses'
+// DomainInternal entries name (a gateway's Service, in its own namespace):
+// a handful of reads, where listing every Service would be thousands. One
+// that does not exist is left out, as the reconciler finds it missing.
+func (c Clients) gateways(ctx context.Context, s Scope, ings []*netv1alpha1.Ingress) ([]*corev1.Service, error) {
+	if s.AllNamespaces {
+		return nil, nil
+	}
+	none := corev1listers.NewServiceLister(cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}))
+	named := map[types.NamespacedName]bool{}
+	for _, ing := range ings {
+		for _, lb := range []*netv1alpha1.LoadBalancerStatus{ing.Status.PrivateLoadBalancer, ing.Status.PublicLoadBalancer} {
+			for _, ref := range resources.Resolve(lb, none).Referenced {
+				if ref.Namespace != s.Namespace {
+					named[ref] = true
+				}
+			}
+		}
+	}
+	refs := slices.SortedFunc(maps.Keys(named), func(a, b types.NamespacedName) int { return strings.Compare(a.String(), b.String()) })
+	var out []*corev1.Service
+	for _, ref := range refs {
+		svc, err := c.Kube.CoreV1().Services(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+		switch {
+		case apierrs.IsNotFound(err):
+		case err != nil:
+			return nil, c.explain(err, "get Service "+ref.String()+" (a gateway a KIngress in "+s.Namespace+" names)")
+		default:
+			out = append(out, svc)
+		}
+	}
+	return out, nil
 }
 
 // newStores puts what was listed into Stores indexed as the controller's

@@ -30,13 +30,16 @@ import (
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/preview/cli"
+	"knative.dev/route-address/test/cluster"
 )
 
 // TestPluginRoles: config/210-plugin-clusterroles.yaml is what a person
 // needs to run the plugin. A user bound to route-address-plugin-reader
 // alone runs plan and status over every namespace (impersonated, as
-// kubectl --as does), and cleanup's client-side dry run; a user bound to
-// nothing is told which permission is missing.
+// kubectl --as does), and cleanup's client-side dry run; one bound to it in
+// the Routes' namespace, the system namespace and the gateway's namespace
+// plans and watches that namespace with -n; a user bound to nothing is
+// told which permission is missing.
 func TestPluginRoles(t *testing.T) {
 	needLocal(t)
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
@@ -82,6 +85,34 @@ func TestPluginRoles(t *testing.T) {
 	// cleanup's client-side dry run reads only.
 	if code, out, errOut := plugin(user, "cleanup", "-n", ns, "--dry-run=client"); code != 0 {
 		t.Errorf("cleanup --dry-run=client as the reader: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+
+	// A user whose role is bound in the Routes' namespace, in the system
+	// namespace and in the gateway's namespace only: -n plans and
+	// watches the namespace, -A is refused.
+	scoped := "scoped-" + user
+	for _, in := range []string{ns, gw, cluster.SystemNamespace} {
+		rb := &rbacv1.RoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: scoped},
+			RoleRef:    binding.RoleRef,
+			Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: scoped}},
+		}
+		if _, err := env.kube.RbacV1().RoleBindings(in).Create(bg(), rb, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = env.kube.RbacV1().RoleBindings(in).Delete(bg(), scoped, metav1.DeleteOptions{}) })
+	}
+	eventually(t, "status --watch -n as the namespace's reader", func() error {
+		if code, out, errOut := plugin(scoped, "status", "--watch", "-n", ns, "--timeout", "30s"); code != 0 || !strings.Contains(out, "1/1 names done") {
+			return fmt.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+		}
+		return nil
+	})
+	if code, out, errOut := plugin(scoped, "plan", "--mode", "endpointsandslices", "-n", ns); code != 0 || !strings.Contains(out, "hello") {
+		t.Errorf("plan -n as the namespace's reader: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, _, errOut := plugin(scoped, "status", "--watch", "-A"); code != 1 || !strings.Contains(errOut, "permission denied to list") {
+		t.Errorf("status --watch -A as the namespace's reader: exit %d, stderr %q; want 1 and permission denied", code, errOut)
 	}
 
 	code, _, errOut := plugin("nobody-"+ns, "status", "-A")

@@ -105,16 +105,26 @@ type watchLine struct {
 const maxRetryDelay = 30 * time.Second
 
 // watch follows a switch until every name has the configured mode's shape
-// (nil), or until o.timeout passes (ExitTimeout, with the names left). A
-// read that fails for a passing reason (passing) is retried after
-// o.interval, doubling with each failure in a row up to maxRetryDelay, with
-// a warning on stderr; any other failure ends the watch.
+// (nil), or until o.timeout passes (ExitTimeout, with the names left). The
+// objects in scope are listed once and then watched (preview.Watch); every
+// o.interval, the configuration is read and the caches planned. A read that
+// fails for a passing reason (passing) is retried after o.interval,
+// doubling with each failure in a row up to maxRetryDelay, with a warning on
+// stderr, as is a watch that fails so; any other failure ends the watch.
 func watch(ctx context.Context, clients preview.Clients, scope preview.Scope, o watchOptions, output string, w, stderr io.Writer) error {
 	r := &renderer{w: w, json: output == outputJSON, terminal: output != outputJSON && isTerminal(w), perNamespace: o.perNamespace}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	objects, err := clients.Watch(ctx, scope, func(err error) {
+		fmt.Fprintf(stderr, "warning: %v; watching again\n", err)
+	})
+	if err != nil {
+		return err
+	}
 	var first *preview.Progress
 	delay := o.interval
 	for {
-		p, err := clients.Progress(ctx, scope)
+		p, err := objects.Progress(ctx)
 		if err != nil {
 			if !passing(err) {
 				return err

@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -213,5 +214,81 @@ func TestWatchNotOwned(t *testing.T) {
 `
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Error("status --watch (-want +got):", diff)
+	}
+}
+
+// TestWatchReadsOnce: the objects in scope are listed once and then
+// watched, however many times the watch plans them; only the ConfigMaps
+// and the gateway Service outside scope are read again.
+func TestWatchReadsOnce(t *testing.T) {
+	c, kube, serving := world("EndpointSlices")
+	fakeTime(t, &c, func(n int) {
+		if n == 3 {
+			setMode(t, kube, "ExternalName")
+		}
+	})
+	if code, out, errOut := run(t, c, "status", "--watch", "-n", "default"); code != 0 {
+		t.Fatalf("exit code = %d; stdout: %s, stderr: %s", code, out, errOut)
+	}
+	count := func(actions []clientgotesting.Action, verb, resource string) (n int) {
+		for _, a := range actions {
+			if a.GetVerb() == verb && a.GetResource().Resource == resource {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		actions        []clientgotesting.Action
+		verb, resource string
+		want           int
+	}{
+		{serving.Actions(), "list", "routes", 1},
+		{serving.Actions(), "watch", "routes", 1},
+		{kube.Actions(), "list", "services", 1},
+		{kube.Actions(), "list", "endpoints", 1},
+		{kube.Actions(), "list", "endpointslices", 1},
+		// Four plans: config-network and config-domain each time (and
+		// config-network once more as the test switches the mode).
+		{kube.Actions(), "get", "configmaps", 4*2 + 1},
+		// The gateway Service, in kourier-system, once per plan.
+		{kube.Actions(), "get", "services", 4},
+	} {
+		if got := count(c.actions, c.verb, c.resource); got != c.want {
+			t.Errorf("%s %s: %d requests, want %d", c.verb, c.resource, got, c.want)
+		}
+	}
+}
+
+// TestNamespaceScopedUser: with -n, Services are read in that namespace,
+// and the gateway Service a KIngress names outside it by name: a user who
+// may list Services in one namespace only can plan and watch it.
+func TestNamespaceScopedUser(t *testing.T) {
+	c, kube, _ := world("EndpointSlices")
+	fakeTime(t, &c, func(n int) {
+		if n == 1 {
+			setMode(t, kube, "ExternalName")
+		}
+	})
+	for _, verb := range []string{"list", "watch"} {
+		kube.PrependReactor(verb, "*", func(a clientgotesting.Action) (bool, kruntime.Object, error) {
+			if ns := a.GetNamespace(); ns != "default" {
+				return true, nil, apierrs.NewForbidden(a.GetResource().GroupResource(), "", fmt.Errorf("%s in namespace %q is not allowed", verb, ns))
+			}
+			return false, nil, nil
+		})
+	}
+	for _, args := range [][]string{
+		{"plan", "--mode", "endpointslices", "-n", "default"},
+		{"status", "-n", "default"},
+		{"status", "--watch", "-n", "default"},
+	} {
+		if code, out, errOut := run(t, c, args...); code != 0 {
+			t.Errorf("%v: exit code = %d; stdout: %s, stderr: %s", args, code, out, errOut)
+		}
+	}
+	code, _, errOut := run(t, c, "status", "--watch", "-A")
+	if code != 1 || !strings.Contains(errOut, "permission denied to list") {
+		t.Errorf("status --watch -A: exit %d, stderr %q; want 1 and permission denied", code, errOut)
 	}
 }

@@ -131,6 +131,11 @@ func runColumn(dir, ctrlBin string, mode netcfg.RouteAddressMode, n, unrelated i
 			return nil, err
 		}
 	}
+	if rows[rowWatch] {
+		if err := b.watchCost(mode, r); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
 }
 

@@ -57,6 +57,8 @@ const (
 )
 
 type result struct {
+	// watch is the watch row: one result per -plugins binary.
+	watch  []watchResult
 	create time.Duration
 	// createW counts the writes to Services, Endpoints and EndpointSlices;
 	// createAll (and toW, fromW, followW) every object write in the Routes'
@@ -211,6 +213,8 @@ func main() {
 	altList := flag.String("alt", "", "more controller binaries, NAME[@MODE]=BIN,…: the resync rows again with each, in each column (or MODE's only), e.g. one built with a patched knative.dev/pkg, or serving's stock controller @ExternalName")
 	flag.IntVar(&samples, "samples", 1, "measure the resync rows (a global resync; a new Route idle and during a resync) this many times and print medians and ranges")
 	flag.IntVar(&floorCap, "floor-cap", 0, "time at most this many writes of each floor and scale the time up linearly (0: all; at a client QPS limit the floor is linear in its writes)")
+	pluginList := flag.String("plugins", "", "kubectl-route_address binaries for the watch row, NAME=BIN,…")
+	flag.DurationVar(&watchLength, "watch-length", watchLength, "how long the watch row runs each plugin's status --watch")
 	flag.Parse()
 	if samples < 1 {
 		log.Fatalf("-samples %d: want 1 or more", samples)
@@ -262,6 +266,18 @@ func main() {
 			alts = append(alts, a)
 		}
 	}
+	if *pluginList != "" {
+		for _, p := range strings.Split(*pluginList, ",") {
+			name, bin, ok := strings.Cut(p, "=")
+			if !ok {
+				log.Fatalf("-plugins %q: want NAME=BIN", p)
+			}
+			plugins = append(plugins, plugin{name: name, bin: bin})
+		}
+	}
+	if rows[rowWatch] && len(plugins) == 0 {
+		log.Fatal("-rows watch needs -plugins")
+	}
 	if *profiles != "" {
 		if err := os.MkdirAll(*profiles, 0o755); err != nil {
 			log.Fatal(err)
@@ -277,6 +293,9 @@ func main() {
 		results[m] = r
 	}
 	printTable(modes, results, *n, *unrelated, *namespaces)
+	if rows[rowWatch] {
+		printWatchTable(modes, results, *n)
+	}
 }
 
 // alt is another controller binary whose resync rows are measured too, in

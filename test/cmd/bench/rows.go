@@ -42,9 +42,12 @@ const (
 	// rowMemory: the controller's peak RSS after a restart, without and
 	// with unrelated EndpointSlices.
 	rowMemory = "memory"
+	// rowWatch: what each -plugins binary's status --watch -A costs the
+	// apiserver over a minute (its own table).
+	rowWatch = "watch"
 )
 
-var allRows = []string{rowCreate, rowSteady, rowResync, rowSwitch, rowFollow, rowMemory}
+var allRows = []string{rowCreate, rowSteady, rowResync, rowSwitch, rowFollow, rowMemory, rowWatch}
 
 // rowSet is the rows to measure.
 type rowSet map[string]bool
