@@ -138,8 +138,11 @@ type namedInformer struct {
 
 func (w *Watch) informers() []namedInformer {
 	return []namedInformer{
-		{"list Routes", w.routes}, {"list Ingresses", w.ingresses}, {"list Services", w.services},
-		{"list Endpoints", w.endpoints}, {"list EndpointSlices", w.slices},
+		{"list Routes", w.routes},
+		{"list Ingresses", w.ingresses},
+		{"list Services", w.services},
+		{"list Endpoints", w.endpoints},
+		{"list EndpointSlices", w.slices},
 	}
 }
 
