@@ -29,8 +29,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
+	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	netclient "knative.dev/networking/pkg/client/clientset/versioned"
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	"knative.dev/route-address/test/cluster"
@@ -102,17 +105,25 @@ func TestAPIServerRestartMidSwitch(t *testing.T) {
 	// And its OwnerReferencesPermissionEnforcement refuses every object
 	// owned by a Route with blockOwnerDeletion (the route reconciler's
 	// KIngresses among them) until it maps the Route's kind again, up to
-	// 30 s: the cleanup waits for a dry-run create of one to pass.
+	// 30 s and more: the cleanup waits until a dry-run create of a
+	// KIngress owned so passes, sent as the controller (the plugin lets a
+	// user who may finalize anything through without a mapping).
 	t.Cleanup(func() {
+		cfg := rest.CopyConfig(env.local.Config)
+		cfg.Impersonate.UserName = "system:serviceaccount:" + cluster.SystemNamespace + ":controller"
+		asController, err := netclient.NewForConfig(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ing := &netv1alpha1.Ingress{ObjectMeta: metav1.ObjectMeta{
+			Namespace: cluster.SystemNamespace, Name: "restart-barrier",
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: "serving.knative.dev/v1", Kind: "Route", Name: "barrier", UID: "barrier",
+				BlockOwnerDeletion: ptr.To(true),
+			}},
+		}}
 		eventuallyWithin(t, 2*time.Minute, "kube-apiserver to map the Route's kind again", func() error {
-			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
-				Namespace: cluster.SystemNamespace, Name: "restart-barrier",
-				OwnerReferences: []metav1.OwnerReference{{
-					APIVersion: "serving.knative.dev/v1", Kind: "Route", Name: "barrier", UID: "barrier",
-					BlockOwnerDeletion: ptr.To(true),
-				}},
-			}}
-			_, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Create(bg(), cm, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+			_, err := asController.NetworkingV1alpha1().Ingresses(cluster.SystemNamespace).Create(bg(), ing, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 			return err
 		})
 		stopController()
