@@ -111,9 +111,11 @@ func Start(ctx context.Context, dir string) (c *Cluster, err error) {
 		return nil, err
 	}
 	c = &Cluster{Dir: dir, AuditLog: filepath.Join(dir, "audit.log")}
+	// What it started, stopped if a later step fails (c is nil by then).
+	started := c
 	defer func() {
 		if err != nil {
-			c.Stop()
+			started.Stop()
 		}
 	}()
 	p, err := writePKI(dir)
