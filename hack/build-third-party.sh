@@ -32,6 +32,7 @@ ETCD_VERSION=v3.6.16
 COREDNS_VERSION=v1.14.7
 SKIPPER_VERSION=v0.27.54
 CONTOUR_VERSION=v1.33.6
+PROMETHEUS_VERSION=v0.316.0
 
 build() { # module-dir out-dir ldflags name=package...
   local mod="$1" out="$2" ldflags="$3"
@@ -63,6 +64,7 @@ build kubernetes "${BIN_DIR}/kubernetes-${K8S_VERSION}" "${k8s_ldflags}" \
 # Skipper: the ingress the e2e suite and the demo route requests through
 # (about 9 minutes cold on 2 cores; 215 MB).
 build skipper "${BIN_DIR}/skipper-${SKIPPER_VERSION}" "" skipper=github.com/zalando/skipper/cmd/skipper
+build prometheus "${BIN_DIR}/prometheus-${PROMETHEUS_VERSION}" "" promtool=github.com/prometheus/prometheus/cmd/promtool
 # Contour: a Gateway API implementation whose control plane the e2e suite
 # runs (no Envoy), with the CRD files of its module (its own and the Gateway
 # API's) copied next to it (about 7 minutes cold on 2 cores; 87 MB).

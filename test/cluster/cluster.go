@@ -73,6 +73,8 @@ func Binary(name string) string {
 		return filepath.Join(BinDir(), "coredns-"+CoreDNSVersion, name)
 	case "skipper":
 		return filepath.Join(BinDir(), "skipper-"+SkipperVersion, name)
+	case "promtool":
+		return filepath.Join(BinDir(), "prometheus-"+PrometheusVersion, name)
 	}
 	return filepath.Join(BinDir(), name)
 }
@@ -222,6 +224,11 @@ func Start(ctx context.Context, dir string) (c *Cluster, err error) {
 	}
 	return c, nil
 }
+
+// PrometheusVersion is the prometheus/prometheus module version whose
+// promtool third_party/prometheus builds (keep in step with
+// hack/build-third-party.sh).
+const PrometheusVersion = "v0.316.0"
 
 // Stop ends every process, newest first.
 func (c *Cluster) Stop() {

@@ -45,7 +45,8 @@ import (
 // and some not reconciled or waiting for kube-controller-manager's
 // mirroring, then every name headless and nothing pending, one switch's
 // duration recorded, and as many writes counted as the apiserver's audit
-// log shows.
+// log shows. The shipped recording rules, run by promtool on the three
+// scrapes, say the switch is done before and after it and not during.
 func TestMetricsFollowSwitch(t *testing.T) {
 	needLocal(t)
 	const routes, names = 150, 300
@@ -116,6 +117,10 @@ func TestMetricsFollowSwitch(t *testing.T) {
 		}
 	}
 	t.Logf("after the switch:\n%s", after)
+	if during != nil {
+		// The shipped recording rules on these scrapes, a minute apart.
+		promtool(t, ruleTest([]scraped{before, during, after}))
+	}
 	if n := after.sum(`kn_routeaddress_switch_duration_seconds_count{`, `kn_routeaddress_mode="endpoints"`); n != 1 {
 		t.Errorf("%v switches to endpoints recorded, want 1", n)
 	}

@@ -110,6 +110,8 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 			ConfigStore:       configStore,
 			AgentName:         AgentName,
 			SkipStatusUpdates: true,
+			PromoteFunc:       c.metrics.promoted,
+			PromoteFilterFunc: c.metrics.promoting,
 			DemoteFunc:        c.metrics.demoted,
 		}
 	})

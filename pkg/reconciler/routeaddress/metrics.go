@@ -18,11 +18,13 @@ package routeaddress
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 
@@ -107,10 +109,15 @@ type metrics struct {
 	routes  map[types.NamespacedName]routeState
 	shapes  map[string]int64
 	pending map[string]int64
+	// led are the buckets this replica leads; unreconciled the Routes of
+	// those buckets that it has not reconciled since it took them (as
+	// they were listed then).
+	led          []reconciler.Bucket
+	unreconciled map[types.NamespacedName]struct{}
 
-	names, pendingNames otelmetric.Int64ObservableGauge
-	writes              otelmetric.Int64Counter
-	switchDuration      otelmetric.Float64Histogram
+	names, pendingNames, unreconciledRoutes otelmetric.Int64ObservableGauge
+	writes                                  otelmetric.Int64Counter
+	switchDuration                          otelmetric.Float64Histogram
 }
 
 // newMetrics registers the instruments with mp (the global provider when
@@ -120,7 +127,7 @@ func newMetrics(mp otelmetric.MeterProvider) *metrics {
 		mp = otel.GetMeterProvider()
 	}
 	meter := mp.Meter(scopeName)
-	m := &metrics{clock: clock.RealClock{}, routes: map[types.NamespacedName]routeState{}}
+	m := &metrics{clock: clock.RealClock{}, routes: map[types.NamespacedName]routeState{}, unreconciled: map[types.NamespacedName]struct{}{}}
 	m.recount()
 	m.names = must(meter.Int64ObservableGauge("kn.routeaddress.names.count",
 		otelmetric.WithDescription("Number of Routes' cluster-local names by the shape of their Service, and the configured route-address-mode"),
@@ -128,6 +135,9 @@ func newMetrics(mp otelmetric.MeterProvider) *metrics {
 	m.pendingNames = must(meter.Int64ObservableGauge("kn.routeaddress.names.pending.count",
 		otelmetric.WithDescription("Number of Routes' cluster-local names that do not have the shape the configured route-address-mode asks for, by why"),
 		otelmetric.WithUnit("{name}")))
+	m.unreconciledRoutes = must(meter.Int64ObservableGauge("kn.routeaddress.routes.unreconciled.count",
+		otelmetric.WithDescription("Number of Routes this replica leads that it has not reconciled since it took them (since it started, or took their bucket)"),
+		otelmetric.WithUnit("{route}")))
 	m.writes = must(meter.Int64Counter("kn.routeaddress.writes",
 		otelmetric.WithDescription("Number of writes of Routes' Services, Endpoints and EndpointSlices, by kind, verb and result"),
 		otelmetric.WithUnit("{write}")))
@@ -135,7 +145,7 @@ func newMetrics(mp otelmetric.MeterProvider) *metrics {
 		otelmetric.WithDescription("Time from a change of route-address-mode until no name is left that the controller is still working on"),
 		otelmetric.WithUnit("s"),
 		otelmetric.WithExplicitBucketBoundaries(switchBuckets...)))
-	must(meter.RegisterCallback(m.observe, m.names, m.pendingNames))
+	must(meter.RegisterCallback(m.observe, m.names, m.pendingNames, m.unreconciledRoutes))
 	return m
 }
 
@@ -152,7 +162,46 @@ func (m *metrics) observe(_ context.Context, o otelmetric.Observer) error {
 	for _, r := range reasons {
 		o.ObserveInt64(m.pendingNames, m.pending[r], otelmetric.WithAttributes(reasonKey.With(r)))
 	}
+	o.ObserveInt64(m.unreconciledRoutes, int64(len(m.unreconciled)))
 	return nil
+}
+
+// promoted records that this replica now leads b: the generated
+// reconciler then lists every Route (promoting) and enqueues those of b.
+func (m *metrics) promoted(b reconciler.Bucket) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.led = append(m.led, b)
+}
+
+// promoting is the generated reconciler's filter of the Routes it lists on
+// a promotion: a Route of a bucket this replica leads that it has not
+// reconciled since it took the bucket counts as unreconciled until it is.
+// Every Route passes.
+func (m *metrics) promoting(obj interface{}) bool {
+	if m == nil {
+		return true
+	}
+	r, err := meta.Accessor(obj)
+	if err != nil {
+		return true
+	}
+	key := types.NamespacedName{Namespace: r.GetNamespace(), Name: r.GetName()}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.routes[key]; ok {
+		return true
+	}
+	for _, b := range m.led {
+		if b.Has(key) {
+			m.unreconciled[key] = struct{}{}
+			break
+		}
+	}
+	return true
 }
 
 // configured records the configured mode; a change starts a switch.
@@ -180,6 +229,7 @@ func (m *metrics) reconciled(key types.NamespacedName, mode netcfg.RouteAddressM
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	delete(m.unreconciled, key)
 	m.count(m.routes[key], -1)
 	m.routes[key] = routeState{mode: mode, names: names}
 	m.count(m.routes[key], 1)
@@ -195,10 +245,16 @@ func (m *metrics) demoted(b reconciler.Bucket) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.led = slices.DeleteFunc(m.led, func(l reconciler.Bucket) bool { return l.Name() == b.Name() })
 	for key, r := range m.routes {
 		if b.Has(key) {
 			m.count(r, -1)
 			delete(m.routes, key)
+		}
+	}
+	for key := range m.unreconciled {
+		if b.Has(key) {
+			delete(m.unreconciled, key)
 		}
 	}
 	m.settle()
@@ -211,6 +267,7 @@ func (m *metrics) forget(key types.NamespacedName) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	delete(m.unreconciled, key)
 	m.count(m.routes[key], -1)
 	delete(m.routes, key)
 	m.settle()

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -230,6 +231,84 @@ func TestMetricsDemoted(t *testing.T) {
 	}
 }
 
+// TestMetricsUnreconciled: the Routes of the buckets a replica takes count
+// as unreconciled until it reconciles them, so that "nothing in progress"
+// is not true before it has; a deleted Route or a lost bucket takes them
+// out.
+func TestMetricsUnreconciled(t *testing.T) {
+	buckets := hash.NewBucketSet(sets.New("b0", "b1")).Buckets()
+	reader := sdkmetric.NewManualReader()
+	m := newMetrics(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)))
+	es := netcfg.RouteAddressModeEndpointSlices
+	m.configured(es)
+	unreconciled := func() string {
+		for _, l := range scrape(t, reader) {
+			if strings.HasPrefix(l, "kn.routeaddress.routes.unreconciled.count{") {
+				return l[strings.LastIndex(l, " ")+1:]
+			}
+		}
+		return "absent"
+	}
+	keys := make([]k8stypes.NamespacedName, 40)
+	var in0, in1 []k8stypes.NamespacedName
+	for i := range keys {
+		keys[i] = k8stypes.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("r%d", i)}
+		if buckets[0].Has(keys[i]) {
+			in0 = append(in0, keys[i])
+		} else {
+			in1 = append(in1, keys[i])
+		}
+	}
+	// As the generated reconciler promotes: the signal, then every Route
+	// through the filter.
+	promote := func(b reconciler.Bucket) {
+		m.promoted(b)
+		for _, k := range keys {
+			if !m.promoting(&metav1.ObjectMeta{Namespace: k.Namespace, Name: k.Name}) {
+				t.Errorf("the filter left %v out", k)
+			}
+		}
+	}
+	if got := unreconciled(); got != "0" {
+		t.Errorf("before any bucket: %s unreconciled, want 0", got)
+	}
+	promote(buckets[0])
+	if got, want := unreconciled(), fmt.Sprint(len(in0)); got != want {
+		t.Errorf("bucket 0 taken: %s unreconciled, want %s", got, want)
+	}
+	for _, k := range in0[1:] {
+		m.reconciled(k, es, []nameState{{shape: ShapeHeadless}})
+	}
+	if got := unreconciled(); got != "1" {
+		t.Errorf("all but one reconciled: %s unreconciled, want 1", got)
+	}
+	// Taking bucket 1 counts its Routes, not bucket 0's reconciled ones.
+	promote(buckets[1])
+	if got, want := unreconciled(), fmt.Sprint(1+len(in1)); got != want {
+		t.Errorf("bucket 1 taken too: %s unreconciled, want %s", got, want)
+	}
+	m.demoted(buckets[1])
+	if got := unreconciled(); got != "1" {
+		t.Errorf("bucket 1 lost: %s unreconciled, want 1 (bucket 0's last)", got)
+	}
+	// A Route of bucket 0 created since counts when the next promotion
+	// lists it: bucket 0 is still led.
+	for i := 0; ; i++ {
+		if k := (k8stypes.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("new%d", i)}); buckets[0].Has(k) {
+			keys = append(keys, k)
+			break
+		}
+	}
+	promote(buckets[1])
+	if got, want := unreconciled(), fmt.Sprint(2+len(in1)); got != want {
+		t.Errorf("bucket 1 taken again: %s unreconciled, want %s", got, want)
+	}
+	m.forget(in0[0])
+	if got, want := unreconciled(), fmt.Sprint(1+len(in1)); got != want {
+		t.Errorf("a Route deleted: %s unreconciled, want %s", got, want)
+	}
+}
+
 // TestMetricsNil: a Reconciler built without metrics records nothing and
 // does not fail.
 func TestMetricsNil(t *testing.T) {
@@ -238,5 +317,7 @@ func TestMetricsNil(t *testing.T) {
 	m.reconciled(k8stypes.NamespacedName{Name: "a"}, netcfg.RouteAddressModeEndpoints, nil)
 	m.forget(k8stypes.NamespacedName{Name: "a"})
 	m.demoted(reconciler.UniversalBucket())
+	m.promoted(reconciler.UniversalBucket())
+	m.promoting(&metav1.ObjectMeta{Name: "a"})
 	m.wrote(context.Background(), plan.Op{}, nil)
 }
