@@ -213,7 +213,7 @@ the Route's, taking back a slice whose labels were changed, and waiting
 for kube-controller-manager's mirrored slice before a name relies on it."
 
 ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go \
-  pending.go metrics.go
+  pending.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
 "The reconciler's client and listers of the three kinds it writes, behind
 one dispatch (Services, Endpoints, EndpointSlices: a cached read, a read
@@ -223,13 +223,19 @@ shown yet (a reconcile that starts before they do requeues instead of
 planning again on a stale cache), the Warnings last recorded for each
 Route (each reported once, again after an hour), and the namespaces being
 deleted whose writes it drops (logged once each, as Kubernetes'
-EndpointSlice controller drops such work instead of retrying it). Its
-metrics, registered as the KPA's are: the Routes' names by the shape of
-their Service and the configured mode, the names without the mode's shape
-by why (Pending), the Routes of the buckets a replica leads that it has
-not reconciled since it took them, the writes by kind, verb and result,
-and how long a switch of route-address-mode takes; no attribute names a
-Route."
+EndpointSlice controller drops such work instead of retrying it); and why
+a name lacks its mode's shape (Pending)."
+
+ra metrics.go metrics_test.go
+step "routeaddress: the reconciler's metrics" \
+"Registered as the KPA's are: the Routes' names by the shape of their
+Service and the configured mode, the names without the mode's shape by
+why (Pending), the Routes of the buckets a replica leads that it has not
+reconciled since it took them (so that nothing in progress is not read
+as done before every Route has been seen), the writes by kind, verb and
+result, and how long a switch of route-address-mode takes; no attribute
+names a Route. A replica forgets the Routes of a bucket it loses, so that
+the gauges summed over the replicas count each name once."
 
 ra config.go config_test.go listers_test.go input.go routeaddress.go retry.go status.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
@@ -290,13 +296,12 @@ the Route does not control, each write failing, loopback and IPv4-mapped
 addresses, conflicts, a namespace being deleted); the order of the writes
 against the API."
 
-ra index_test.go slices_test.go status_test.go pending_test.go metrics_test.go reconcile_metrics_test.go
+ra index_test.go slices_test.go status_test.go pending_test.go reconcile_metrics_test.go
 step "routeaddress: tests of the Route's status, the metrics and the reads through the indexes" \
 "Tests only: the Route's ClusterLocalAddressReady condition set, changed,
 removed and written again after a conflict; why a name is pending
-(Pending); the metrics across a switch, a lost bucket and a promotion,
-and what a reconcile records in them (a switch, a name held by a foreign
-Service, a failed write, a fallback); reads through the Route index and the EndpointSlice index,
+(Pending) and what a reconcile records in the metrics (a switch, a name
+held by a foreign Service, a failed write, a fallback); reads through the Route index and the EndpointSlice index,
 scoped to the Route, at a cost that does not grow with the namespace's
 other Routes."
 

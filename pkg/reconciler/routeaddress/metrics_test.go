@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -249,14 +250,14 @@ func TestMetricsUnreconciled(t *testing.T) {
 		}
 		return "absent"
 	}
-	keys := make([]k8stypes.NamespacedName, 40)
-	var in0, in1 []k8stypes.NamespacedName
-	for i := range keys {
-		keys[i] = k8stypes.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("r%d", i)}
-		if buckets[0].Has(keys[i]) {
-			in0 = append(in0, keys[i])
+	var keys, in0, in1 []k8stypes.NamespacedName
+	for i := range 40 {
+		k := k8stypes.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("r%d", i)}
+		keys = append(keys, k)
+		if buckets[0].Has(k) {
+			in0 = append(in0, k)
 		} else {
-			in1 = append(in1, keys[i])
+			in1 = append(in1, k)
 		}
 	}
 	// As the generated reconciler promotes: the signal, then every Route
@@ -273,7 +274,7 @@ func TestMetricsUnreconciled(t *testing.T) {
 		t.Errorf("before any bucket: %s unreconciled, want 0", got)
 	}
 	promote(buckets[0])
-	if got, want := unreconciled(), fmt.Sprint(len(in0)); got != want {
+	if got, want := unreconciled(), strconv.Itoa(len(in0)); got != want {
 		t.Errorf("bucket 0 taken: %s unreconciled, want %s", got, want)
 	}
 	for _, k := range in0[1:] {
@@ -284,7 +285,7 @@ func TestMetricsUnreconciled(t *testing.T) {
 	}
 	// Taking bucket 1 counts its Routes, not bucket 0's reconciled ones.
 	promote(buckets[1])
-	if got, want := unreconciled(), fmt.Sprint(1+len(in1)); got != want {
+	if got, want := unreconciled(), strconv.Itoa(1+len(in1)); got != want {
 		t.Errorf("bucket 1 taken too: %s unreconciled, want %s", got, want)
 	}
 	m.demoted(buckets[1])
@@ -300,11 +301,11 @@ func TestMetricsUnreconciled(t *testing.T) {
 		}
 	}
 	promote(buckets[1])
-	if got, want := unreconciled(), fmt.Sprint(2+len(in1)); got != want {
+	if got, want := unreconciled(), strconv.Itoa(2+len(in1)); got != want {
 		t.Errorf("bucket 1 taken again: %s unreconciled, want %s", got, want)
 	}
 	m.forget(in0[0])
-	if got, want := unreconciled(), fmt.Sprint(1+len(in1)); got != want {
+	if got, want := unreconciled(), strconv.Itoa(1+len(in1)); got != want {
 		t.Errorf("a Route deleted: %s unreconciled, want %s", got, want)
 	}
 }
