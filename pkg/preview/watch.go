@@ -28,12 +28,13 @@ import (
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
+	netinformers "knative.dev/networking/pkg/client/informers/externalversions"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
+	servinginformers "knative.dev/serving/pkg/client/informers/externalversions"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress"
 )
@@ -63,45 +64,17 @@ type Watch struct {
 // informers stop with ctx.
 func (c Clients) Watch(ctx context.Context, s Scope, warn func(error)) (*Watch, error) {
 	ns := s.ns()
+	kube := informers.NewSharedInformerFactoryWithOptions(c.Kube, 0, informers.WithNamespace(ns))
+	// Ours and those mirrored from Endpoints, as the reconciler reads.
+	ourSlices := informers.NewSharedInformerFactoryWithOptions(c.Kube, 0, informers.WithNamespace(ns),
+		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = routeaddress.SliceSelector }))
 	w := &Watch{
 		c: c, s: s, warn: warn,
-		routes: informer(&v1.Route{}, c.Serving,
-			func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				return c.Serving.ServingV1().Routes(ns).List(ctx, o)
-			},
-			func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				return c.Serving.ServingV1().Routes(ns).Watch(ctx, o)
-			}),
-		ingresses: informer(&netv1alpha1.Ingress{}, c.Net,
-			func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				return c.Net.NetworkingV1alpha1().Ingresses(ns).List(ctx, o)
-			},
-			func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				return c.Net.NetworkingV1alpha1().Ingresses(ns).Watch(ctx, o)
-			}),
-		services: informer(&corev1.Service{}, c.Kube,
-			func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				return c.Kube.CoreV1().Services(ns).List(ctx, o)
-			},
-			func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				return c.Kube.CoreV1().Services(ns).Watch(ctx, o)
-			}),
-		endpoints: informer(&corev1.Endpoints{}, c.Kube,
-			func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				return c.Kube.CoreV1().Endpoints(ns).List(ctx, o)
-			},
-			func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				return c.Kube.CoreV1().Endpoints(ns).Watch(ctx, o)
-			}),
-		slices: informer(&discoveryv1.EndpointSlice{}, c.Kube,
-			func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				o.LabelSelector = routeaddress.SliceSelector
-				return c.Kube.DiscoveryV1().EndpointSlices(ns).List(ctx, o)
-			},
-			func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				o.LabelSelector = routeaddress.SliceSelector
-				return c.Kube.DiscoveryV1().EndpointSlices(ns).Watch(ctx, o)
-			}),
+		routes:    servinginformers.NewSharedInformerFactoryWithOptions(c.Serving, 0, servinginformers.WithNamespace(ns)).Serving().V1().Routes().Informer(),
+		ingresses: netinformers.NewSharedInformerFactoryWithOptions(c.Net, 0, netinformers.WithNamespace(ns)).Networking().V1alpha1().Ingresses().Informer(),
+		services:  kube.Core().V1().Services().Informer(),
+		endpoints: kube.Core().V1().Endpoints().Informer(),
+		slices:    ourSlices.Discovery().V1().EndpointSlices().Informer(),
 	}
 	for _, inf := range w.informers() {
 		errs := []error{inf.informer.SetTransform(dropManagedFields), inf.informer.SetWatchErrorHandlerWithContext(w.failed(inf.what))}
@@ -144,14 +117,6 @@ func (w *Watch) informers() []namedInformer {
 		{"list Endpoints", w.endpoints},
 		{"list EndpointSlices", w.slices},
 	}
-}
-
-// informer caches what list and watch give of client's objects of
-// example's type (as client-go's generated informers do, with client's
-// support for streaming lists).
-func informer(example runtime.Object, client any, list cache.ListWithContextFunc, watch cache.WatchFuncWithContext) cache.SharedIndexInformer {
-	lw := cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{ListWithContextFunc: list, WatchFuncWithContext: watch}, client)
-	return cache.NewSharedIndexInformer(lw, example, 0, cache.Indexers{})
 }
 
 // failed is an informer's watch error handler: a refusal is kept for
