@@ -40,8 +40,8 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "Building the control plane programs (cached after the first run)"
 ./hack/build-third-party.sh
-step "Building the controller and tools"
-go build -o "${BIN}/controller" ./test/cmd/controller
+step "Building the controller (serving's, as the pull requests leave it) and tools"
+./hack/build-serving.sh "${BIN}"
 go build -o "${BIN}/localcluster" ./test/cmd/localcluster
 go build -o "${BIN}/dnsq" ./test/cmd/dnsq
 go build -o "${BIN}/gateway" ./test/cmd/gateway

@@ -20,10 +20,11 @@
 # rewritten) and the hand-written hunks under hack/upstream/. docs/upstream.md
 # describes the series.
 #
-# Usage: hack/upstream-patch.sh [OUT]   (default .cache/upstream, ignored)
+# Usage: hack/upstream-patch.sh [--if-changed] [OUT]   (default .cache/upstream, ignored)
 # Leaves OUT/patches/{pkg,networking,serving}/NNNN-*.patch, and in
 # OUT/{pkg,networking,serving} git trees with one commit per patch on top of the
-# pristine module ("base" tag).
+# pristine module ("base" tag). With --if-changed, does nothing when OUT holds
+# the series of the files it reads as they are now (OUT/inputs.sha256).
 
 set -o errexit
 set -o nounset
@@ -31,9 +32,23 @@ set -o pipefail
 
 REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 cd "${REPO_ROOT_DIR}"
+IF_CHANGED=0
+if [[ "${1:-}" == --if-changed ]]; then
+  IF_CHANGED=1
+  shift
+fi
 OUT="$(mkdir -p "${1:-.cache/upstream}" && cd "${1:-.cache/upstream}" && pwd)"
 HUNKS="${REPO_ROOT_DIR}/hack/upstream"
 RA=pkg/reconciler/routeaddress
+
+# The files the series is made of, as they are in the working tree.
+inputs="$(git ls-files -co --exclude-standard -- go.mod go.sum hack/upstream-patch.sh hack/upstream "${RA}" pkg/networking/config |
+  sort | xargs sha256sum | sha256sum | cut -d' ' -f1)"
+if [[ "${IF_CHANGED}" == 1 && -f "${OUT}/inputs.sha256" && "$(cat "${OUT}/inputs.sha256")" == "${inputs}" ]]; then
+  echo "the series in ${OUT} is that of the files as they are"
+  exit 0
+fi
+rm -f "${OUT}/inputs.sha256"
 
 go mod download knative.dev/serving knative.dev/networking knative.dev/pkg
 SERVING_DIR="$(go list -m -f '{{.Dir}}' knative.dev/serving)"
@@ -237,16 +252,14 @@ result, and how long a switch of route-address-mode takes; no attribute
 names a Route. A replica forgets the Routes of a bucket it loses, so that
 the gauges summed over the replicas count each name once."
 
-ra config.go config_test.go listers_test.go input.go routeaddress.go retry.go status.go routeaddress_test.go
+ra config.go config_test.go listers_test.go input.go routeaddress.go retry.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our
 EndpointSlices from listers (through an index by Route), builds the desired
 objects, plans and executes them, with a Warning event for what it cannot
-do, each reported once. While one of the Route's names has no address of
-the mode's shape, the Route carries ClusterLocalAddressReady=False with
-that Warning's reason and message (not among Ready's dependents; removed
-once every name has its addresses). A write refused because the namespace
+do, each reported once. It writes no Route status: the route reconciler
+owns it. A write refused because the namespace
 is terminating ends the reconcile without a retry; writes that all failed
 for a passing reason (429, 5xx, the apiserver unreachable, an admission
 plugin that does not know the Route's kind yet after a restart) retry the
@@ -296,10 +309,9 @@ the Route does not control, each write failing, loopback and IPv4-mapped
 addresses, conflicts, a namespace being deleted); the order of the writes
 against the API."
 
-ra index_test.go slices_test.go status_test.go pending_test.go reconcile_metrics_test.go
-step "routeaddress: tests of the Route's status, the metrics and the reads through the indexes" \
-"Tests only: the Route's ClusterLocalAddressReady condition set, changed,
-removed and written again after a conflict; why a name is pending
+ra index_test.go slices_test.go pending_test.go reconcile_metrics_test.go
+step "routeaddress: tests of why a name is pending, the metrics and the reads through the indexes" \
+"Tests only: why a name is pending
 (Pending) and what a reconcile records in the metrics (a switch, a name
 held by a foreign Service, a failed write, a fallback); reads through the Route index and the EndpointSlice index,
 scoped to the Route, at a cost that does not grow with the namespace's
@@ -334,3 +346,4 @@ echo "diff stat: networking"
 git_ -C "${NETWORKING}" diff --shortstat base
 echo "diff stat: serving"
 git_ -C "${SERVING}" diff --shortstat base
+echo "${inputs}" > "${OUT}/inputs.sha256"

@@ -30,10 +30,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"knative.dev/pkg/apis"
-
 	netcfg "knative.dev/route-address/pkg/networking/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -81,12 +78,15 @@ func TestSliceClaimingOurManager(t *testing.T) {
 }
 
 // TestNotOwnedClears: an Endpoints somebody made under a Route's name (in
-// EndpointSlices mode) holds that name: ClusterLocalAddressReady=False
-// NotOwned names it. Deleting it reconciles the Route through the Service
-// the Endpoints served, and the condition goes at once, not at the next
-// resync.
+// EndpointSlices mode) holds that name: a NotOwned Warning on the Route
+// names it, and the controller counts the name pending for NotOwned.
+// Deleting it reconciles the Route through the Service the Endpoints
+// served, and the name stops being pending at once, not at the next resync.
 func TestNotOwnedClears(t *testing.T) {
 	needLocal(t)
+	metrics := enablePrometheus(t)
+	restartController(t)
+	t.Cleanup(restartAfter(t))
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.132", 80)
@@ -95,12 +95,19 @@ func TestNotOwnedClears(t *testing.T) {
 	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
 	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.132"}})
 
-	condition := func() (*apis.Condition, error) {
-		r, err := env.serving.ServingV1().Routes(ns).Get(bg(), "hello", metav1.GetOptions{})
+	notOwned := func() (int, error) {
+		s, err := scrape(metrics)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
-		return r.Status.GetCondition(routeaddress.ConditionClusterLocalAddressReady), nil
+		return int(s.sum(`kn_routeaddress_names_pending_count{`, `kn_routeaddress_reason="NotOwned"`)), nil
+	}
+	before, err := notOwned()
+	for deadline := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(deadline); before, err = notOwned() {
+		time.Sleep(200 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	ep := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{
 		Namespace: ns, Name: "hello",
@@ -109,31 +116,26 @@ func TestNotOwnedClears(t *testing.T) {
 	if _, err := env.kube.CoreV1().Endpoints(ns).Create(bg(), ep, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "ClusterLocalAddressReady=False NotOwned", func() error {
-		c, err := condition()
-		if err != nil {
-			return err
+	msg := waitEvent(t, ns, "NotOwned")
+	if !strings.Contains(msg, `Endpoints "hello"`) {
+		t.Errorf("NotOwned Warning %q, want it to name Endpoints \"hello\"", msg)
+	}
+	t.Logf("Warning NotOwned: %s", msg)
+	eventually(t, "the name counted pending for NotOwned", func() error {
+		if n, err := notOwned(); err != nil || n != before+1 {
+			return fmt.Errorf("%d names pending for NotOwned (%v), want %d", n, err, before+1)
 		}
-		if c == nil || c.Status != corev1.ConditionFalse || c.Reason != "NotOwned" || !strings.Contains(c.Message, `Endpoints "hello"`) {
-			return fmt.Errorf("%+v", c)
-		}
-		t.Logf("ClusterLocalAddressReady=False %s: %s", c.Reason, c.Message)
 		return nil
 	})
 	deleted := time.Now()
 	if err := env.kube.CoreV1().Endpoints(ns).Delete(bg(), ep.Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	eventuallyWithin(t, 10*time.Second, "ClusterLocalAddressReady removed", func() error {
-		c, err := condition()
-		if err != nil {
-			return err
-		}
-		if c != nil {
-			return fmt.Errorf("%s %s", c.Reason, c.Message)
+	eventuallyWithin(t, 10*time.Second, "the name no longer pending", func() error {
+		if n, err := notOwned(); err != nil || n != before {
+			return fmt.Errorf("%d names pending for NotOwned (%v), want %d", n, err, before)
 		}
 		return nil
 	})
-	t.Logf("the condition went %v after the Endpoints was deleted", time.Since(deleted).Round(time.Millisecond))
-	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.132")
+	t.Logf("the name stopped being pending %s after the Endpoints was deleted", time.Since(deleted).Round(time.Millisecond))
 }

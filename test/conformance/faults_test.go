@@ -165,10 +165,15 @@ func alive() bool {
 // TestBadKey: a mistyped route-address-mode is admitted (no webhook
 // validates it here). Written to a running controller on a switched
 // cluster, it leaves the last good configuration in force: no write to any
-// Service, Endpoints or EndpointSlice, the Route's name still answers its
-// address, and the value is reported once, as a Warning on config-network.
-// A controller started with it has nothing to keep: it stays up, uses the
-// key's default (the route reconciler's ExternalName) and reports it too.
+// Service, Endpoints or EndpointSlice, and the Route's names still answer
+// their address. So in serving as the pull requests leave it (its
+// configuration store keeps the last good config-network) and in this
+// repository's fenced binary, which also reports the value once, as a
+// Warning on config-network. The fenced binary started with the value has
+// nothing to keep: it stays up, uses the key's default (the route
+// reconciler's ExternalName) and reports it too. (serving's controller,
+// started with a config-network value its webhook refuses, exits, for
+// this key as for the others.)
 func TestBadKey(t *testing.T) {
 	needLocal(t)
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
@@ -182,39 +187,64 @@ func TestBadKey(t *testing.T) {
 	waitShape(t, ns, "hello", named(headless, "hello"))
 	waitShape(t, ns, "canary-hello", named(headless, "canary-hello"))
 	t.Cleanup(func() { setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled) })
-	auditQuiet(t, time.Now().Add(-time.Minute), ns, 3*time.Second)
 
 	typo := "endpointslice"
-	since := time.Now()
-	patchConfigNetwork(t, map[string]string{netcfg.RouteAddressModeKey: typo})
 	bad := fmt.Sprintf(`route-address-mode with value: %q in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices`, typo)
 	kept := bad + "; keeping the last good configuration route-address-mode=endpointslices, route-address-externalname-fallback=enabled"
+	// typoKept writes the typo and checks that nothing changes.
+	typoKept := func(controller string) {
+		t.Helper()
+		auditQuiet(t, time.Now().Add(-time.Minute), ns, 3*time.Second)
+		since := time.Now()
+		patchConfigNetwork(t, map[string]string{netcfg.RouteAddressModeKey: typo})
+		// Every Route is resynced meanwhile by routeaddress, and in the
+		// fenced binary by the route reconciler too (its store takes the
+		// update: its own keys parse).
+		time.Sleep(5 * time.Second)
+		if ws := auditWrites(t, since, ns); len(ws) != 0 {
+			t.Errorf("%s: the typo wrote to the Route's objects: %s", controller, summarizeWrites(ws))
+		}
+		for _, n := range []string{"hello", "canary-hello"} {
+			if got, err := observe(ns, n); err != nil || fmt.Sprint(got) != fmt.Sprint(named(headless, n)) {
+				t.Errorf("%s: after the typo %s is %+v (%v), want %+v", controller, n, got, err, named(headless, n))
+			}
+			waitDNS(t, fqdn(ns, n), "A/AAAA 198.19.0.42")
+		}
+		t.Logf("%s: typo on a switched cluster: 0 writes in %s, both names answer A 198.19.0.42", controller, ns)
+	}
+
+	typoKept("serving")
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
+
+	// This repository's fenced binary.
+	stopController()
+	fenced, err := cluster.StartController(env.local, env.fenced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cluster.Stop(fenced)
+		if err := startController(); err != nil {
+			t.Error(err)
+		}
+	})
+	typoKept("fenced binary")
 	eventually(t, "an InvalidConfiguration Warning on config-network", func() error {
 		if n := len(invalidConfigEvents(t, kept)); n != 1 {
 			return fmt.Errorf("%d events", n)
 		}
 		return nil
 	})
-	// The route reconciler's store takes the update (its own keys parse),
-	// so every Route is reconciled by both reconcilers meanwhile.
-	time.Sleep(5 * time.Second) // resyncs must neither report it again nor write
 	evs := invalidConfigEvents(t, kept)
 	if len(evs) != 1 || evs[0].Count != 1 || evs[0].Type != corev1.EventTypeWarning {
 		t.Errorf("events = %+v, want one Warning, recorded once", evs)
 	}
 	t.Logf("bad update: %s %s: %s", evs[0].Type, evs[0].Reason, evs[0].Message)
-	if ws := auditWrites(t, since, ns); len(ws) != 0 {
-		t.Errorf("the typo wrote to the Route's objects: %s", summarizeWrites(ws))
-	}
-	for _, n := range []string{"hello", "canary-hello"} {
-		if got, err := observe(ns, n); err != nil || fmt.Sprint(got) != fmt.Sprint(named(headless, n)) {
-			t.Errorf("after the typo %s is %+v (%v), want %+v", n, got, err, named(headless, n))
-		}
-		waitDNS(t, fqdn(ns, n), "A/AAAA 198.19.0.42")
-	}
-	t.Logf("typo on a switched cluster: 0 writes in %s, both names answer A 198.19.0.42", ns)
 
-	restartController(t)
+	cluster.Stop(fenced)
+	if fenced, err = cluster.StartController(env.local, env.fenced); err != nil {
+		t.Fatal(err)
+	}
 	startup := bad + "; using route-address-mode=externalname, route-address-externalname-fallback=enabled"
 	eventually(t, "the restarted controller's Warning", func() error {
 		if n := len(invalidConfigEvents(t, startup)); n != 1 {
@@ -223,11 +253,11 @@ func TestBadKey(t *testing.T) {
 		return nil
 	})
 	time.Sleep(2 * time.Second)
-	if !alive() {
-		t.Fatal("the controller exited with a bad route-address-mode")
+	if syscall.Kill(fenced.Process.Pid, 0) != nil {
+		t.Fatal("the fenced binary exited with a bad route-address-mode")
 	}
 	waitShape(t, ns, "hello", upstream)
-	t.Logf("restart with the bad value: the controller is up, the Route's Service is the route reconciler's ExternalName, and it reports the value again")
+	t.Logf("restart with the bad value: the fenced binary is up, the Route's Service is the route reconciler's ExternalName, and it reports the value again")
 
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	waitShape(t, ns, "hello", named(headless, "hello"))

@@ -45,7 +45,9 @@ var env struct {
 	dns     *dns.Resolver
 	// local is set when the suite runs its own control plane; tests that
 	// need the audit log or to restart the controller skip otherwise.
-	local      *cluster.Cluster
+	local *cluster.Cluster
+	// controller is serving's controller as the pull requests leave it
+	// (hack/build-serving.sh).
 	controller string
 	// gateway is the gateway stand-in's binary (test/cmd/gateway).
 	gateway string
@@ -54,7 +56,10 @@ var env struct {
 	// stock is serving's stock route-facing controllers
 	// (test/cmd/stockcontroller), for rollbacks.
 	stock string
-	ctrl  *controllerProc
+	// fenced is this repository's binary on released serving: its route
+	// reconciler fenced, routeaddress beside it (test/cmd/controller).
+	fenced string
+	ctrl   *controllerProc
 }
 
 type controllerProc struct{ cmd *exec.Cmd }
@@ -88,9 +93,16 @@ func run(m *testing.M) int {
 	env.gateway = filepath.Join(dir, "gateway")
 	env.webhook = filepath.Join(dir, "webhook")
 	env.stock = filepath.Join(dir, "stockcontroller")
+	env.fenced = filepath.Join(dir, "fenced")
+	// The controller: serving's, built in its tree as the pull requests
+	// leave it.
+	if out, err := exec.Command("../../hack/build-serving.sh", dir).CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "hack/build-serving.sh: %v\n%s", err, out)
+		return 1
+	}
 	for bin, pkg := range map[string]string{
-		env.controller: "test/cmd/controller", env.gateway: "test/cmd/gateway", env.webhook: "cmd/webhook",
-		env.stock: "test/cmd/stockcontroller",
+		env.gateway: "test/cmd/gateway", env.webhook: "cmd/webhook", env.stock: "test/cmd/stockcontroller",
+		env.fenced: "test/cmd/controller",
 	} {
 		if out, err := exec.Command("go", "build", "-o", bin, "knative.dev/route-address/"+pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)

@@ -137,7 +137,7 @@ func TestPrometheusRule(t *testing.T) {
     exp_alerts: [{exp_labels: {severity: warning}, exp_annotations: {summary: "1 Route names are held by objects their Routes do not control", description: "kubectl route-address status -A lists them; docs/troubleshooting.md, NotOwned, says what to do."}}]
   - eval_time: 17m
     alertname: RouteAddressLoadBalancerUnresolvable
-    exp_alerts: [{exp_labels: {severity: warning}, exp_annotations: {summary: "2 Route names have a load balancer route-address cannot resolve", description: "The Routes carry a Warning event and ClusterLocalAddressReady=False with the reason; docs/troubleshooting.md says what each means."}}]
+    exp_alerts: [{exp_labels: {severity: warning}, exp_annotations: {summary: "2 Route names have a load balancer route-address cannot resolve", description: "The Routes carry a Warning event with the reason; docs/troubleshooting.md says what each means."}}]
   - eval_time: 5m
     alertname: RouteAddressWritesFailing
   - eval_time: 15m

@@ -36,10 +36,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
-	"knative.dev/pkg/apis"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -296,49 +294,27 @@ func TestNamespaceDeleted(t *testing.T) {
 	}
 }
 
-// TestRouteStatusSaysNamesHaveNoAddress: with the fallback disabled, a
-// load balancer outside the cluster leaves the Route's names without an
-// address while serving's Ready says nothing of it; the Route's
-// ClusterLocalAddressReady condition says so, and goes once the names
-// have addresses again.
-func TestRouteStatusSaysNamesHaveNoAddress(t *testing.T) {
+// TestUnresolvableSaysSo: with the fallback disabled, a load balancer
+// outside the cluster leaves the Route's names without an address while
+// serving's Ready says nothing of it; a LoadBalancerUnresolvable Warning on
+// the Route says so, and the names answer again once the load balancer
+// has an address.
+func TestUnresolvableSaysSo(t *testing.T) {
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackDisabled)
-	ns := namespace(t, "status")
+	ns := namespace(t, "unresolvable")
 	route(t, ns, "hello")
 	setLoadBalancer(t, ns, "hello", netv1alpha1.LoadBalancerIngressStatus{Domain: "lb.example.com"})
-	addressCondition := func() (*apis.Condition, *apis.Condition, error) {
-		r, err := env.serving.ServingV1().Routes(ns).Get(bg(), "hello", metav1.GetOptions{})
-		if err != nil {
-			return nil, nil, err
-		}
-		return r.Status.GetCondition(routeaddress.ConditionClusterLocalAddressReady), r.Status.GetCondition(apis.ConditionReady), nil
+	msg := waitEvent(t, ns, "LoadBalancerUnresolvable")
+	if !strings.Contains(msg, `Service "hello" has no endpoints`) {
+		t.Errorf("LoadBalancerUnresolvable Warning %q, want it to say that Service \"hello\" has no endpoints", msg)
 	}
-	eventually(t, "ClusterLocalAddressReady=False LoadBalancerUnresolvable", func() error {
-		c, ready, err := addressCondition()
-		if err != nil {
-			return err
-		}
-		if c == nil || c.Status != corev1.ConditionFalse || c.Reason != "LoadBalancerUnresolvable" || !strings.Contains(c.Message, `Service "hello" has no endpoints`) {
-			return fmt.Errorf("%+v", c)
-		}
-		t.Logf("ClusterLocalAddressReady=False %s: %s (Ready: %+v)", c.Reason, c.Message, ready)
-		return nil
-	})
+	t.Logf("Warning LoadBalancerUnresolvable: %s", msg)
+	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true})
 	if _, err := env.dns.Lookup(fqdn(ns, "hello")); err == nil {
 		t.Errorf("%s answers with no address of its load balancer", fqdn(ns, "hello"))
 	}
 	setLoadBalancer(t, ns, "hello", ipEntry(lbIPv4))
 	waitDNS(t, fqdn(ns, "hello"), "A/AAAA "+lbIPv4)
-	eventually(t, "ClusterLocalAddressReady removed", func() error {
-		c, _, err := addressCondition()
-		if err != nil {
-			return err
-		}
-		if c != nil {
-			return fmt.Errorf("%+v", c)
-		}
-		return nil
-	})
 }
 
 // TestMirroringOverCapacity is what kube-controller-manager does with an

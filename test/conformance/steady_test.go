@@ -310,3 +310,122 @@ func TestDomainMapping(t *testing.T) {
 func duckRef(ns, name string) duckv1.KReference {
 	return duckv1.KReference{APIVersion: "serving.knative.dev/v1", Kind: "Route", Namespace: ns, Name: name}
 }
+
+// TestTrafficChangeDuringSwitch: the route reconciler and routeaddress act
+// on the same Routes at once. While 50 Routes switch to EndpointSlices,
+// each gains a traffic tag (the route reconciler updates its KIngress and
+// its status; routeaddress addresses the new name). At the end every
+// Route is Ready with the new tag in its status, and each of its three
+// names is headless with our slice: neither undid the other.
+func TestTrafficChangeDuringSwitch(t *testing.T) {
+	const n = 50
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
+	gw := namespace(t, "gw")
+	const ip = "198.19.0.74"
+	gatewayService(t, gw, "gateway", ip, 80)
+	ns := namespace(t, "traffic")
+	gatewayRoutes(t, ns, gw, n)
+	external := shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}
+	for i := range n {
+		waitShape(t, ns, fmt.Sprintf("tag-r%d", i), external)
+	}
+
+	generation := func(name string) (int64, error) {
+		ing, err := env.net.NetworkingV1alpha1().Ingresses(ns).Get(bg(), name, metav1.GetOptions{})
+		if err != nil {
+			return 0, err
+		}
+		return ing.Generation, nil
+	}
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
+	for i := range n {
+		name := fmt.Sprintf("r%d", i)
+		before, err := generation(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setTags(t, ns, name, "tag", "new")
+		// The ingress programs the new host once the route reconciler has
+		// added it to the KIngress.
+		eventually(t, "KIngress "+name+" with the new host", func() error {
+			if g, err := generation(name); err != nil || g == before {
+				return fmt.Errorf("generation %d (%v)", g, err)
+			}
+			return nil
+		})
+		setLoadBalancer(t, ns, name, internalEntry(fmt.Sprintf(gwDomain, gw)))
+	}
+	headless := shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"%s-ipv4 IPv4 " + ip}}
+	for i := range n {
+		name := fmt.Sprintf("r%d", i)
+		for _, svc := range []string{name, "tag-" + name, "new-" + name} {
+			waitShape(t, ns, svc, named(headless, svc))
+		}
+		eventually(t, "Route "+name+" Ready with the tag new", func() error {
+			r, err := env.serving.ServingV1().Routes(ns).Get(bg(), name, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			if !r.IsReady() {
+				return fmt.Errorf("not Ready: %+v", r.Status.Conditions)
+			}
+			for _, tt := range r.Status.Traffic {
+				if tt.Tag == "new" {
+					return nil
+				}
+			}
+			return fmt.Errorf("status traffic %+v has no tag new", r.Status.Traffic)
+		})
+	}
+	waitDNS(t, fqdn(ns, "new-r0"), "A/AAAA "+ip)
+	t.Logf("%d Routes: a tag added to each during the switch; every Route Ready with it, its %d names headless with slices", n, 3*n)
+}
+
+// TestFencedSwitch: this repository's fenced binary (released serving's
+// route reconciler with its Service and Endpoints writes fenced,
+// routeaddress beside it) switches a Route both ways as the pull requests'
+// controller does: from ExternalName to endpointsandslices, where the
+// names answer the gateway's address, and back to what a fresh Route gets,
+// with nothing of ours left.
+func TestFencedSwitch(t *testing.T) {
+	needLocal(t)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
+	gw := namespace(t, "gw")
+	const ip = "198.19.0.76"
+	gatewayService(t, gw, "gateway", ip, 80)
+	ns := namespace(t, "fenced")
+	stopController()
+	fenced, err := cluster.StartController(env.local, env.fenced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cluster.Stop(fenced)
+		if err := startController(); err != nil {
+			t.Error(err)
+		}
+	})
+	route(t, ns, "hello", "tag")
+	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+	external := shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}
+	names := []string{"hello", "tag-hello"}
+	for _, n := range names {
+		waitShape(t, ns, n, external)
+	}
+	setMode(t, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled)
+	for _, n := range names {
+		waitShape(t, ns, n, named(lbCases[2].wantAt(netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled, gw, ip), n))
+		waitDNS(t, fqdn(ns, n), "A/AAAA "+ip)
+	}
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
+	for _, n := range names {
+		waitShape(t, ns, n, external)
+	}
+	eventually(t, "nothing of ours left", func() error {
+		if left := ourObjects(t, ns); len(left) > 0 {
+			return fmt.Errorf("left: %v", left)
+		}
+		return nil
+	})
+	t.Logf("fenced binary: ExternalName → endpointsandslices (both names answer A %s) → ExternalName, nothing of ours left", ip)
+}

@@ -41,7 +41,6 @@ import (
 	pkgreconciler "knative.dev/pkg/reconciler"
 	"knative.dev/serving/pkg/apis/serving"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
-	servingclient "knative.dev/serving/pkg/client/injection/client"
 	routeinformer "knative.dev/serving/pkg/client/injection/informers/serving/v1/route"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
 
@@ -95,7 +94,6 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		terminating: newTerminating(),
 		metrics:     newMetrics(nil),
 		retries:     newRetries(),
-		client:      servingclient.Get(ctx),
 	}
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })

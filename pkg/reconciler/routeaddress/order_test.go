@@ -44,11 +44,6 @@ func writes(r *TableRow) []string {
 				}
 				out = append(out, fmt.Sprintf("%s %s %s", verb, a.GetResource().Resource, name))
 			case clientgotesting.UpdateActionImpl:
-				if a.GetSubresource() == "status" {
-					// The Route's status, written after the objects by
-					// another client; WantStatusUpdates checks it.
-					continue
-				}
 				out = append(out, fmt.Sprintf("update %s %s", a.GetResource().Resource, a.GetObject().(interface{ GetName() string }).GetName()))
 			case clientgotesting.DeleteActionImpl:
 				out = append(out, fmt.Sprintf("delete %s %s", a.GetResource().Resource, a.Name))

@@ -38,7 +38,6 @@ import (
 	pkgreconciler "knative.dev/pkg/reconciler"
 	"knative.dev/pkg/tracker"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
-	servingclientset "knative.dev/serving/pkg/client/clientset/versioned"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
 	routenames "knative.dev/serving/pkg/reconciler/route/resources/names"
 
@@ -52,9 +51,6 @@ import (
 // route-address mode asks for.
 type Reconciler struct {
 	kinds
-	// client writes the Route's status (ConditionClusterLocalAddressReady).
-	client servingclientset.Interface
-
 	// stores are the informers' stores a Route's input is read from.
 	stores  Stores
 	tracker tracker.Interface
@@ -106,7 +102,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	warnings = append(warnings, keptWarnings(r, ing, in.Targets, p.NoLoadBalancer)...)
 	for _, b := range p.Blocked {
 		warnings = append(warnings, warning{"NotOwned", fmt.Sprintf(
-			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name), true})
+			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name)})
 	}
 
 	out, err := c.execute(ctx, r, p.Ops)
@@ -119,7 +115,6 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	c.metrics.reconciled(key, network.RouteAddressMode, nameStates(in, p, out))
 	warnings = append(warnings, out.warnings...)
 	c.report(ctx, r, warnings)
-	err = combine([]error{err, c.markAddress(ctx, r, unanswered(append(out.failed, warnings...)))})
 	recorder := controller.GetEventRecorder(ctx)
 	for _, v := range []plan.Verb{plan.Create, plan.Delete} {
 		if len(out.done[v]) > 0 {
@@ -180,12 +175,9 @@ func (c *Reconciler) report(ctx context.Context, r *v1.Route, warnings []warning
 	}
 }
 
-// warning is a Warning event about the Route's state. unanswered is true
-// when it means that one of the Route's names has no address of its
-// mode's shape (see ConditionClusterLocalAddressReady).
+// warning is a Warning event about the Route's state.
 type warning struct {
 	reason, message string
-	unanswered      bool
 }
 
 // keptWarnings says, in the order of targets, which names keep their last
@@ -234,11 +226,11 @@ func warn(a *resources.Addressing, network *netcfg.Config) (warning, bool) {
 	case resources.ShapeExternalName:
 		return warning{"ExternalNameFallback", fmt.Sprintf(
 			"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
-			a.Name, a.Service.Spec.ExternalName, netcfg.RouteAddressExternalNameFallbackKey, network.RouteAddressExternalNameFallback, detail), true}, true
+			a.Name, a.Service.Spec.ExternalName, netcfg.RouteAddressExternalNameFallbackKey, network.RouteAddressExternalNameFallback, detail)}, true
 	case resources.ShapeHeadlessEmpty:
 		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
 			"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
-			a.Name, netcfg.RouteAddressExternalNameFallbackKey, network.RouteAddressExternalNameFallback, detail), true}, true
+			a.Name, netcfg.RouteAddressExternalNameFallbackKey, network.RouteAddressExternalNameFallback, detail)}, true
 	default:
 		return warning{reason: "LoadBalancerUnresolvable", message: fmt.Sprintf(
 			"Service %q: some load balancer entries are left out or rewritten: %s", a.Name, detail)}, true
@@ -265,9 +257,6 @@ func overCapacity(a *resources.Addressing, network *netcfg.Config) (warning, boo
 type outcome struct {
 	done     map[plan.Verb][]string
 	warnings []warning
-	// failed are the writes the apiserver refused, as their Warnings
-	// (recorded when they failed).
-	failed []warning
 	// created holds the UIDs of the Services this execution created: the
 	// owner of their EndpointSlices.
 	created map[string]types.UID
@@ -370,7 +359,6 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 			}
 			msg := fmt.Sprintf("Failed to create %s %q (dry run before replacing it; the current one is kept): %v", op.Kind, op.Name(), err)
 			recorder.Event(r, corev1.EventTypeWarning, failedReason[plan.Create], msg)
-			out.failed = append(out.failed, warning{failedReason[plan.Create], msg, true})
 			return fmt.Errorf("failed to create %s %q (dry run): %w", op.Kind, op.Name(), err)
 		}
 	}
@@ -387,7 +375,6 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 		if !apierrs.IsConflict(err) {
 			msg := fmt.Sprintf("Failed to %s %s %q%s: %v", verb, op.Kind, op.Name(), refusedSize(op, err), err)
 			recorder.Event(r, corev1.EventTypeWarning, failedReason[op.Verb], msg)
-			out.failed = append(out.failed, warning{failedReason[op.Verb], msg, true})
 		}
 		return fmt.Errorf("failed to %s %s %q: %w", verb, op.Kind, op.Name(), err)
 	}
@@ -464,7 +451,7 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 	}
 	if !ours {
 		out.warnings = append(out.warnings, warning{"NotOwned", fmt.Sprintf(
-			"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name), true})
+			"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name)})
 		return fmt.Errorf("failed to create %s %q: %w", op.Kind, op.Name(), createErr)
 	}
 	if plan.Holds(op, live) {

@@ -266,7 +266,6 @@ func factory() Factory {
 			warned:      newWarned(),
 			terminating: newTerminating(),
 			retries:     newRetries(),
-			client:      servingclient.Get(ctx),
 		}
 		if m, ok := ctx.Value(metricsKey{}).(*metrics); ok {
 			r.metrics = m

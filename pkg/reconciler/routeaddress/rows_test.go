@@ -18,15 +18,12 @@ package routeaddress
 
 import (
 	"context"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	clientgotesting "k8s.io/client-go/testing"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
-	"knative.dev/pkg/apis"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	routeresources "knative.dev/serving/pkg/reconciler/route/resources"
 
@@ -96,26 +93,4 @@ func headlessFrom(liveSvc, want *corev1.Service) *corev1.Service {
 // withWarned is withMode with warnings already reported for the Route.
 func withWarned(ctx context.Context, events ...string) context.Context {
 	return context.WithValue(ctx, warnedKey{}, events)
-}
-
-// markedRoute is route carrying ConditionClusterLocalAddressReady False
-// with the reason and message of the Warning event (as TableTest writes
-// events: "Warning Reason message").
-func markedRoute(route *v1.Route, event string) *v1.Route {
-	fields := strings.SplitN(event, " ", 3)
-	r := route.DeepCopy()
-	r.Status.Conditions = append(r.Status.Conditions, apis.Condition{
-		Type:     ConditionClusterLocalAddressReady,
-		Status:   corev1.ConditionFalse,
-		Severity: apis.ConditionSeverityWarning,
-		Reason:   fields[1],
-		Message:  fields[2],
-	})
-	return r
-}
-
-// addressStatus is the status update that marks route as markedRoute
-// does.
-func addressStatus(route *v1.Route, event string) []clientgotesting.UpdateActionImpl {
-	return []clientgotesting.UpdateActionImpl{{Object: markedRoute(route, event)}}
 }

@@ -101,7 +101,7 @@ func TestReconcileSteadyState(t *testing.T) {
 		Name: "steady state, endpoints, Domain",
 		Key:  key,
 		Ctx:  withMode(ep, on),
-		Objects: base(markedRoute(route, fallbackWarning(h)), lbDomain, live(
+		Objects: base(route, lbDomain, live(
 			rt.HeadlessService(h, rt.WithExternalName("lb.example.com")),
 			rt.HeadlessService(tg, rt.WithExternalName("lb.example.com")),
 		)...),
@@ -141,7 +141,7 @@ func TestReconcileSteadyState(t *testing.T) {
 		Name: "steady state, endpointslices, Domain",
 		Key:  key,
 		Ctx:  withMode(es, on),
-		Objects: base(markedRoute(route, fallbackWarning(h)), lbDomain, live(
+		Objects: base(route, lbDomain, live(
 			rt.HeadlessService(h, rt.WithExternalName("lb.example.com")),
 			rt.HeadlessService(tg, rt.WithExternalName("lb.example.com")),
 		)...),
@@ -184,7 +184,7 @@ func TestReconcileSteadyState(t *testing.T) {
 		Name: "steady state, endpointsandslices, Domain",
 		Key:  key,
 		Ctx:  withMode(eps, on),
-		Objects: base(markedRoute(route, fallbackWarning(h)), lbDomain, live(
+		Objects: base(route, lbDomain, live(
 			rt.HeadlessService(h, rt.WithExternalName("lb.example.com")),
 			rt.HeadlessService(tg, rt.WithExternalName("lb.example.com")),
 		)...),

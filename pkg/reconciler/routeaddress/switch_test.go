@@ -221,9 +221,6 @@ func TestReconcileSwitch(t *testing.T) {
 				h, "lb.example.com"),
 			created(plan.KindService, h), done("Deleted", obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
 		},
-		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "ExternalNameFallback",
-			"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=enabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster",
-			h, "lb.example.com")),
 		PostConditions: []func(*testing.T, *TableRow){inOrder("create (dry run) services hello", "delete services hello", "create services hello", "delete endpointslices hello-ipv4")},
 	}, TableRow{
 		Name:    "fallback disabled: headless with no endpoints, never ExternalName",
@@ -238,8 +235,6 @@ func TestReconcileSwitch(t *testing.T) {
 				"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=disabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster", h),
 			deleted(plan.KindEndpointSlice, h+"-ipv4"),
 		},
-		WantStatusUpdates: addressStatus(untagged, Eventf(corev1.EventTypeWarning, "LoadBalancerUnresolvable",
-			"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (route-address-externalname-fallback=disabled): ExternalDomain: load balancer domain \"lb.example.com\" is outside the cluster", h)),
 	})
 
 	table.Test(t, recording(factory()))

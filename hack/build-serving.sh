@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+
+# Copyright 2026 The Knative Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+# Builds the controller the e2e suite, the demo and the benchmarks run in
+# knative.dev/serving's tree as the pull requests leave it
+# (hack/upstream-patch.sh, regenerated when the files it reads changed):
+# test/_serving/controller/main.go, serving's route, routeaddress,
+# domainmapping and labeler controllers, with networking as its pull request
+# leaves it. With --queue-fix, knative.dev/pkg too (its two-lane queue).
+#
+# Usage: hack/build-serving.sh [--queue-fix] OUT   (writes OUT/controller)
+
+set -o errexit
+set -o nounset
+set -o pipefail
+
+REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
+QUEUE_FIX=0
+if [[ "${1:-}" == --queue-fix ]]; then
+  QUEUE_FIX=1
+  shift
+fi
+if [[ $# != 1 ]]; then
+  echo "usage: $0 [--queue-fix] OUT" >&2
+  exit 2
+fi
+BIN="$(mkdir -p "$1" && cd "$1" && pwd)"
+cd "${REPO_ROOT_DIR}"
+GEN="${REPO_ROOT_DIR}/.cache/upstream/generated"
+
+./hack/upstream-patch.sh --if-changed "${GEN}" | sed -n '1p;/^diff stat: serving/,$p'
+# serving's go.mod requires the released networking; the tree builds with
+# the patched one next to it, as verify-upstream.sh's update-deps step does,
+# through a copy of go.mod so that the tree stays as the series left it.
+MODS="$(mktemp -d)"
+trap 'rm -rf "${MODS}"; rm -rf "${GEN}/serving/test/_serving"' EXIT
+cp "${GEN}/serving/go.mod" "${MODS}/build.mod"
+cp "${GEN}/serving/go.sum" "${MODS}/build.sum"
+go mod edit -modfile="${MODS}/build.mod" -replace "knative.dev/networking=${GEN}/networking"
+if [[ "${QUEUE_FIX}" == 1 ]]; then
+  go mod edit -modfile="${MODS}/build.mod" -replace "knative.dev/pkg=${GEN}/pkg"
+fi
+mkdir -p "${GEN}/serving/test/_serving/controller"
+cp test/_serving/controller/main.go "${GEN}/serving/test/_serving/controller/"
+# A directory whose name starts with _ is not one of the tree's packages
+# (./...); built by its path.
+(cd "${GEN}/serving" && GOFLAGS=-mod=mod go build -modfile="${MODS}/build.mod" -o "${BIN}/controller" ./test/_serving/controller)
+echo "built ${BIN}/controller in ${GEN}/serving"
