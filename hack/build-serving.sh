@@ -22,6 +22,10 @@
 # leaves it. With --queue-fix, knative.dev/pkg too (its two-lane queue).
 #
 # Usage: hack/build-serving.sh [--queue-fix] OUT   (writes OUT/controller)
+# With SERVING_TREE set, builds in that serving tree as it is instead: one the
+# series was applied to and that builds as it stands (verify-upstream.sh's,
+# whose go.mod replaces networking by the patched tree), so that the test
+# command reuses what verify-upstream.sh compiled.
 
 set -o errexit
 set -o nounset
@@ -40,22 +44,33 @@ fi
 BIN="$(mkdir -p "$1" && cd "$1" && pwd)"
 cd "${REPO_ROOT_DIR}"
 GEN="${REPO_ROOT_DIR}/.cache/upstream/generated"
-
-./hack/upstream-patch.sh --if-changed "${GEN}" | sed -n '1p;/^diff stat: serving/,$p'
-# serving's go.mod requires the released networking; the tree builds with
-# the patched one next to it, as verify-upstream.sh's update-deps step does,
-# through a copy of go.mod so that the tree stays as the series left it.
 MODS="$(mktemp -d)"
-trap 'rm -rf "${MODS}"; rm -rf "${GEN}/serving/test/_serving"' EXIT
-cp "${GEN}/serving/go.mod" "${MODS}/build.mod"
-cp "${GEN}/serving/go.sum" "${MODS}/build.sum"
-go mod edit -modfile="${MODS}/build.mod" -replace "knative.dev/networking=${GEN}/networking"
+cp_mod() {
+  cp "${TREE}/go.mod" "${MODS}/build.mod"
+  cp "${TREE}/go.sum" "${MODS}/build.sum"
+  MODFILE=(-modfile="${MODS}/build.mod")
+}
+MODFILE=()
+if [[ -n "${SERVING_TREE:-}" ]]; then
+  TREE="$(cd "${SERVING_TREE}" && pwd)"
+else
+  TREE="${GEN}/serving"
+  ./hack/upstream-patch.sh --if-changed "${GEN}" | sed -n '1p;/^diff stat: serving/,$p'
+  # serving's go.mod requires the released networking; the tree builds with
+  # the patched one next to it, as verify-upstream.sh's update-deps step
+  # does, through a copy of go.mod so that the tree stays as the series left
+  # it.
+  cp_mod
+  go mod edit -modfile="${MODS}/build.mod" -replace "knative.dev/networking=${GEN}/networking"
+fi
 if [[ "${QUEUE_FIX}" == 1 ]]; then
+  [[ ${#MODFILE[@]} -gt 0 ]] || cp_mod
   go mod edit -modfile="${MODS}/build.mod" -replace "knative.dev/pkg=${GEN}/pkg"
 fi
-mkdir -p "${GEN}/serving/test/_serving/controller"
-cp test/_serving/controller/main.go "${GEN}/serving/test/_serving/controller/"
+trap 'rm -rf "${MODS}" "${TREE}/test/_serving"' EXIT
+mkdir -p "${TREE}/test/_serving/controller"
+cp test/_serving/controller/main.go "${TREE}/test/_serving/controller/"
 # A directory whose name starts with _ is not one of the tree's packages
 # (./...); built by its path.
-(cd "${GEN}/serving" && GOFLAGS=-mod=mod go build -modfile="${MODS}/build.mod" -o "${BIN}/controller" ./test/_serving/controller)
-echo "built ${BIN}/controller in ${GEN}/serving"
+(cd "${TREE}" && GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/controller" ./test/_serving/controller)
+echo "built ${BIN}/controller in ${TREE}"

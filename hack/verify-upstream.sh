@@ -140,7 +140,14 @@ for p in "${PATCHES}"/serving/*.patch; do
   # in module mode and shares the build cache with the rest of CI; a
   # -mod=vendor compile of serving takes over 8 minutes more here.
   (cd "${SERVING}" && go list -mod=vendor -deps -test ./pkg/... ./cmd/... > /dev/null)
-  (cd "${SERVING}" && GOFLAGS=-mod=mod go build ./pkg/... ./cmd/...)
+  # Every package of pkg/ and cmd/ compiles (cached but for what the patch
+  # changes); the commands that import a package the patch changes are
+  # linked too (linking all nine takes 20 s a patch).
+  changed="$(git_ -C "${SERVING}" diff --name-only HEAD~1 -- '*.go' ':!vendor' | xargs -r -n1 dirname | sort -u | sed 's#^#knative.dev/serving/#')"
+  (cd "${SERVING}" && export GOFLAGS=-mod=mod &&
+    go list -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' ./pkg/... ./cmd/... | xargs go build &&
+    go list -f '{{if eq .Name "main"}}{{.ImportPath}} {{.ImportPath}} {{join .Deps " "}}{{end}}' ./pkg/... ./cmd/... |
+    { grep -wFf <(echo "${changed:-none}") || true; } | cut -d' ' -f1 | xargs -r -n1 go build -o /dev/null)
   # One whose vendor/ differs from what go mod vendor makes of it fails here.
   (cd "${SERVING}" && GOFLAGS=-mod=mod go mod vendor)
   if [[ -n "$(git_ -C "${SERVING}" status --porcelain -- vendor)" ]]; then

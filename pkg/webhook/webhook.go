@@ -43,7 +43,7 @@ import (
 	servingv1 "knative.dev/serving/pkg/apis/serving/v1"
 	extravalidation "knative.dev/serving/pkg/webhook"
 
-	netcfg "knative.dev/networking/pkg/config"
+	networkingcfg "knative.dev/networking/pkg/config"
 	apisconfig "knative.dev/serving/pkg/apis/config"
 	autoscalerconfig "knative.dev/serving/pkg/autoscaler/config"
 	"knative.dev/serving/pkg/deployment"
@@ -113,7 +113,7 @@ func ConfigConstructors(ctx context.Context) configmap.Constructors {
 	return configmap.Constructors{
 		autoscalerconfig.ConfigName:      autoscalerconfig.NewConfigFromConfigMap,
 		gc.ConfigName:                    gc.NewConfigFromConfigMapFunc(ctx),
-		netcfg.ConfigMapName:             NewNetworkConfigFromConfigMap,
+		networkingcfg.ConfigMapName:      NewNetworkConfigFromConfigMap,
 		deployment.ConfigName:            deployment.NewConfigFromConfigMap,
 		apisconfig.FeaturesConfigName:    apisconfig.NewFeaturesConfigFromConfigMap,
 		o11yconfigmap.Name():             o11yconfigmap.Parse,
@@ -128,8 +128,8 @@ func ConfigConstructors(ctx context.Context) configmap.Constructors {
 // NewNetworkConfigFromConfigMap is knative/networking's parser of
 // config-network, which serving's webhook uses, followed by the
 // route-address keys': either error refuses the ConfigMap.
-func NewNetworkConfigFromConfigMap(cm *corev1.ConfigMap) (*netcfg.Config, error) {
-	c, err := netcfg.NewConfigFromConfigMap(cm)
+func NewNetworkConfigFromConfigMap(cm *corev1.ConfigMap) (*networkingcfg.Config, error) {
+	c, err := networkingcfg.NewConfigFromConfigMap(cm)
 	if err != nil {
 		return nil, err
 	}

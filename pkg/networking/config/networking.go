@@ -19,15 +19,15 @@ package config
 import (
 	"errors"
 
-	netcfg "knative.dev/networking/pkg/config"
+	networkingcfg "knative.dev/networking/pkg/config"
 	cm "knative.dev/pkg/configmap"
 )
 
 // The names of knative.dev/networking/pkg/config that the routeaddress
 // packages use, as they are there.
 const (
-	ConfigMapName     = netcfg.ConfigMapName
-	DomainTemplateKey = netcfg.DomainTemplateKey
+	ConfigMapName     = networkingcfg.ConfigMapName
+	DomainTemplateKey = networkingcfg.DomainTemplateKey
 )
 
 // Config is the part of networking's Config that the route-address keys

@@ -115,6 +115,7 @@ func (c kinds) cachedVersion(ns string) cached {
 	return func(kind plan.Kind, name string) (string, types.UID, bool) {
 		o, err := c.api(kind, ns).cached(name)
 		if err != nil {
+			// A lister's Get fails only when the object is not cached.
 			return "", "", false
 		}
 		return o.GetResourceVersion(), o.GetUID(), true

@@ -26,6 +26,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/utils/ptr"
 
 	netapi "knative.dev/networking/pkg/apis/networking"
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
@@ -252,73 +253,53 @@ func makeEndpoints(svc *corev1.Service, ips []string, port int32, skipMirror boo
 			Addresses: addresses,
 			Ports: []corev1.EndpointPort{{
 				Name:        netapi.ServicePortNameH2C,
-				AppProtocol: &netapi.AppProtocolH2C,
+				AppProtocol: ptr.To(netapi.AppProtocolH2C),
 				Port:        port,
 			}},
 		}},
 	}
 }
 
-// sliceFields holds what every endpoint and port of a Service's slices
-// points at, so that they take one allocation rather than one each.
-type sliceFields struct {
-	portName string
-	port     int32
-	protocol corev1.Protocol
-	ready    bool
-}
-
-// makeSlices makes one ready EndpointSlice per address family, IPv4 first.
-// addrs are sorted (IPv4 before IPv6) and ips are their strings.
+// makeSlices makes one ready EndpointSlice per address family that addrs
+// hold, IPv4 first. addrs are sorted (IPv4 before IPv6) and ips are their
+// strings.
 func makeSlices(svc *corev1.Service, addrs []netip.Addr, ips []string, port int32) []*discoveryv1.EndpointSlice {
 	split := sort.Search(len(addrs), func(i int) bool { return !addrs[i].Is4() })
-	f := &sliceFields{portName: netapi.ServicePortNameH2C, port: port, protocol: corev1.ProtocolTCP, ready: true}
-	labels := kmap.Union(svc.Labels, map[string]string{
-		discoveryv1.LabelServiceName: svc.Name,
-		discoveryv1.LabelManagedBy:   names.ManagedBy,
-	})
-	ports := []discoveryv1.EndpointPort{{
-		Name:        &f.portName,
-		Port:        &f.port,
-		Protocol:    &f.protocol,
-		AppProtocol: &netapi.AppProtocolH2C,
-	}}
-	fams := []struct {
+	var out []*discoveryv1.EndpointSlice
+	for _, fam := range []struct {
 		t   discoveryv1.AddressType
 		ips []string
-	}{{discoveryv1.AddressTypeIPv4, ips[:split]}, {discoveryv1.AddressTypeIPv6, ips[split:]}}
-	if len(fams[1].ips) == 0 {
-		fams = fams[:1]
-	} else if len(fams[0].ips) == 0 {
-		fams = fams[1:]
-	}
-	// The planner binds the Service's UID.
-	owner := []metav1.OwnerReference{names.ServiceOwner(svc.Name)}
-	// One allocation each for the slices, their pointers and all endpoints.
-	objs := make([]discoveryv1.EndpointSlice, len(fams))
-	out := make([]*discoveryv1.EndpointSlice, len(fams))
-	eps := make([]discoveryv1.Endpoint, len(ips))
-	for i, fam := range fams {
-		famEps := eps[:len(fam.ips):len(fam.ips)]
-		eps = eps[len(fam.ips):]
-		for j := range fam.ips {
-			famEps[j] = discoveryv1.Endpoint{
-				Addresses:  fam.ips[j : j+1 : j+1],
-				Conditions: discoveryv1.EndpointConditions{Ready: &f.ready},
+	}{{discoveryv1.AddressTypeIPv4, ips[:split]}, {discoveryv1.AddressTypeIPv6, ips[split:]}} {
+		if len(fam.ips) == 0 {
+			continue
+		}
+		endpoints := make([]discoveryv1.Endpoint, len(fam.ips))
+		for i, ip := range fam.ips {
+			endpoints[i] = discoveryv1.Endpoint{
+				Addresses:  []string{ip},
+				Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
 			}
 		}
-		objs[i] = discoveryv1.EndpointSlice{
+		out = append(out, &discoveryv1.EndpointSlice{
 			ObjectMeta: metav1.ObjectMeta{
-				Name:            names.EndpointSlice(svc.Name, fam.t),
-				Namespace:       svc.Namespace,
-				Labels:          labels,
-				OwnerReferences: owner,
+				Name:      names.EndpointSlice(svc.Name, fam.t),
+				Namespace: svc.Namespace,
+				Labels: kmap.Union(svc.Labels, map[string]string{
+					discoveryv1.LabelServiceName: svc.Name,
+					discoveryv1.LabelManagedBy:   names.ManagedBy,
+				}),
+				// The planner binds the Service's UID.
+				OwnerReferences: []metav1.OwnerReference{names.ServiceOwner(svc.Name)},
 			},
 			AddressType: fam.t,
-			Endpoints:   famEps,
-			Ports:       ports,
-		}
-		out[i] = &objs[i]
+			Endpoints:   endpoints,
+			Ports: []discoveryv1.EndpointPort{{
+				Name:        ptr.To(netapi.ServicePortNameH2C),
+				Port:        ptr.To(port),
+				Protocol:    ptr.To(corev1.ProtocolTCP),
+				AppProtocol: ptr.To(netapi.AppProtocolH2C),
+			}},
+		})
 	}
 	return out
 }
