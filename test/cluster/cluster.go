@@ -74,7 +74,7 @@ func Binary(name string) string {
 	case "skipper":
 		return filepath.Join(BinDir(), "skipper-"+SkipperVersion, name)
 	case "promtool":
-		return filepath.Join(BinDir(), "prometheus-"+PrometheusVersion, name)
+		return filepath.Join(BinDir(), "promtool-debian", name)
 	}
 	return filepath.Join(BinDir(), name)
 }
@@ -224,11 +224,6 @@ func Start(ctx context.Context, dir string) (c *Cluster, err error) {
 	}
 	return c, nil
 }
-
-// PrometheusVersion is the prometheus/prometheus module version whose
-// promtool third_party/prometheus builds (keep in step with
-// hack/build-third-party.sh).
-const PrometheusVersion = "v0.316.0"
 
 // Stop ends every process, newest first.
 func (c *Cluster) Stop() {
