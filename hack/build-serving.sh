@@ -19,9 +19,9 @@
 # (hack/upstream-patch.sh, regenerated when the files it reads changed):
 # test/_serving/controller/main.go, serving's route, routeaddress,
 # domainmapping and labeler controllers, with networking as its pull request
-# leaves it. With --queue-fix, knative.dev/pkg too (its two-lane queue).
+# leaves it.
 #
-# Usage: hack/build-serving.sh [--queue-fix] OUT   (writes OUT/controller)
+# Usage: hack/build-serving.sh OUT   (writes OUT/controller)
 # With SERVING_TREE set, builds in that serving tree as it is instead: one the
 # series was applied to and that builds as it stands (verify-upstream.sh's,
 # whose go.mod replaces networking by the patched tree), so that the test
@@ -32,24 +32,14 @@ set -o nounset
 set -o pipefail
 
 REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
-QUEUE_FIX=0
-if [[ "${1:-}" == --queue-fix ]]; then
-  QUEUE_FIX=1
-  shift
-fi
 if [[ $# != 1 ]]; then
-  echo "usage: $0 [--queue-fix] OUT" >&2
+  echo "usage: $0 OUT" >&2
   exit 2
 fi
 BIN="$(mkdir -p "$1" && cd "$1" && pwd)"
 cd "${REPO_ROOT_DIR}"
 GEN="${REPO_ROOT_DIR}/.cache/upstream/generated"
 MODS="$(mktemp -d)"
-cp_mod() {
-  cp "${TREE}/go.mod" "${MODS}/build.mod"
-  cp "${TREE}/go.sum" "${MODS}/build.sum"
-  MODFILE=(-modfile="${MODS}/build.mod")
-}
 MODFILE=()
 if [[ -n "${SERVING_TREE:-}" ]]; then
   TREE="$(cd "${SERVING_TREE}" && pwd)"
@@ -60,12 +50,10 @@ else
   # the patched one next to it, as verify-upstream.sh's update-deps step
   # does, through a copy of go.mod so that the tree stays as the series left
   # it.
-  cp_mod
+  cp "${TREE}/go.mod" "${MODS}/build.mod"
+  cp "${TREE}/go.sum" "${MODS}/build.sum"
+  MODFILE=(-modfile="${MODS}/build.mod")
   go mod edit -modfile="${MODS}/build.mod" -replace "knative.dev/networking=${GEN}/networking"
-fi
-if [[ "${QUEUE_FIX}" == 1 ]]; then
-  [[ ${#MODFILE[@]} -gt 0 ]] || cp_mod
-  go mod edit -modfile="${MODS}/build.mod" -replace "knative.dev/pkg=${GEN}/pkg"
 fi
 trap 'rm -rf "${MODS}" "${TREE}/test/_serving"' EXIT
 mkdir -p "${TREE}/test/_serving/controller"

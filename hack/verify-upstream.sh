@@ -143,11 +143,11 @@ for p in "${PATCHES}"/serving/*.patch; do
   # Every package of pkg/ and cmd/ compiles (cached but for what the patch
   # changes); the commands that import a package the patch changes are
   # linked too (linking all nine takes 20 s a patch).
-  changed="$(git_ -C "${SERVING}" diff --name-only HEAD~1 -- '*.go' ':!vendor' | xargs -r -n1 dirname | sort -u | sed 's#^#knative.dev/serving/#')"
+  changed="$(git_ -C "${SERVING}" diff --name-only HEAD~1 -- '*.go' ':!vendor' | xargs -r -n1 dirname | sort -u)"
   (cd "${SERVING}" && export GOFLAGS=-mod=mod &&
     go list -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' ./pkg/... ./cmd/... | xargs go build &&
-    go list -f '{{if eq .Name "main"}}{{.ImportPath}} {{.ImportPath}} {{join .Deps " "}}{{end}}' ./pkg/... ./cmd/... |
-    { grep -wFf <(echo "${changed:-none}") || true; } | cut -d' ' -f1 | xargs -r -n1 go build -o /dev/null)
+    go list -f '{{if eq .Name "main"}} {{.ImportPath}} {{join .Deps " "}} {{end}}' ./pkg/... ./cmd/... |
+    { grep -Ff <(sed 's#.*# knative.dev/serving/& #' <<<"${changed:-none}") || true; } | cut -d' ' -f2 | xargs -r -n1 go build -o /dev/null)
   # One whose vendor/ differs from what go mod vendor makes of it fails here.
   (cd "${SERVING}" && GOFLAGS=-mod=mod go mod vendor)
   if [[ -n "$(git_ -C "${SERVING}" status --porcelain -- vendor)" ]]; then
@@ -162,19 +162,23 @@ for p in "${PATCHES}"/serving/*.patch; do
   # twice (a later patch that changes neither, and the run over the whole
   # series below).
   touched=()
-  while IFS= read -r d; do touched+=("./${d}"); done < <(git_ -C "${SERVING}" diff --name-only HEAD~1 -- '*.go' ':!vendor' ':!test/e2e' | xargs -r -n1 dirname | sort -u)
+  e2e=()
+  while IFS= read -r d; do
+    case "${d}" in
+      "") ;;
+      test/e2e*) e2e+=("./${d}") ;;
+      *) touched+=("./${d}") ;;
+    esac
+  done <<<"${changed}"
   if [[ ${#touched[@]} -gt 0 ]]; then
     (cd "${SERVING}" && export GOFLAGS=-mod=mod && go vet "${touched[@]}" && go test "${touched[@]}" | sed 's/^/  /')
   fi
-  e2e="$(git_ -C "${SERVING}" diff --name-only HEAD~1 -- 'test/e2e/*.go' | xargs -r -n1 dirname | sort -u | sed 's#^#./#')"
-  if [[ -n "${e2e}" ]]; then
-    # shellcheck disable=SC2086
-    (cd "${SERVING}" && GOFLAGS=-mod=mod go vet -tags e2e ${e2e})
-    echo "  vetted with -tags e2e: ${e2e}"
+  if [[ ${#e2e[@]} -gt 0 ]]; then
+    (cd "${SERVING}" && GOFLAGS=-mod=mod go vet -tags e2e "${e2e[@]}")
+    echo "  vetted with -tags e2e: ${e2e[*]}"
   fi
-  if [[ ${#touched[@]} -gt 0 || -n "${e2e}" ]]; then
-    # shellcheck disable=SC2086
-    style "${touched[@]}" ${e2e}
+  if [[ ${#touched[@]} -gt 0 || ${#e2e[@]} -gt 0 ]]; then
+    style "${touched[@]}" "${e2e[@]}"
   fi
   echo "applied, imports resolved from vendor/, built, its packages vetted and tested, serving's style checks passed: serving/$(basename "$p")"
 done

@@ -102,13 +102,11 @@ func TestNotOwnedClears(t *testing.T) {
 		}
 		return int(s.sum(`kn_routeaddress_names_pending_count{`, `kn_routeaddress_reason="NotOwned"`)), nil
 	}
-	before, err := notOwned()
-	for deadline := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(deadline); before, err = notOwned() {
-		time.Sleep(200 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	var before int
+	eventually(t, "the controller's metrics", func() (err error) {
+		before, err = notOwned()
+		return err
+	})
 	ep := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{
 		Namespace: ns, Name: "hello",
 		Labels: map[string]string{discoveryv1.LabelSkipMirror: "true"},

@@ -217,17 +217,7 @@ func TestBadKey(t *testing.T) {
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 
 	// This repository's fenced binary.
-	stopController()
-	fenced, err := cluster.StartController(env.local, env.fenced)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cluster.Stop(fenced)
-		if err := startController(); err != nil {
-			t.Error(err)
-		}
-	})
+	startFenced := runFenced(t)
 	typoKept("fenced binary")
 	eventually(t, "an InvalidConfiguration Warning on config-network", func() error {
 		if n := len(invalidConfigEvents(t, kept)); n != 1 {
@@ -241,10 +231,7 @@ func TestBadKey(t *testing.T) {
 	}
 	t.Logf("bad update: %s %s: %s", evs[0].Type, evs[0].Reason, evs[0].Message)
 
-	cluster.Stop(fenced)
-	if fenced, err = cluster.StartController(env.local, env.fenced); err != nil {
-		t.Fatal(err)
-	}
+	fenced := startFenced()
 	startup := bad + "; using route-address-mode=externalname, route-address-externalname-fallback=enabled"
 	eventually(t, "the restarted controller's Warning", func() error {
 		if n := len(invalidConfigEvents(t, startup)); n != 1 {

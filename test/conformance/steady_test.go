@@ -20,6 +20,7 @@ package conformance
 
 import (
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -381,6 +382,36 @@ func TestTrafficChangeDuringSwitch(t *testing.T) {
 	t.Logf("%d Routes: a tag added to each during the switch; every Route Ready with it, its %d names headless with slices", n, 3*n)
 }
 
+// runFenced replaces the suite's controller with this repository's fenced
+// binary (test/cmd/controller) until the test ends. The returned func starts
+// it again and returns the process now running.
+func runFenced(t *testing.T) (restart func() *exec.Cmd) {
+	t.Helper()
+	stopController()
+	var cmd *exec.Cmd
+	restart = func() *exec.Cmd {
+		t.Helper()
+		if cmd != nil {
+			cluster.Stop(cmd)
+		}
+		var err error
+		if cmd, err = cluster.StartController(env.local, env.fenced); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	t.Cleanup(func() {
+		if cmd != nil {
+			cluster.Stop(cmd)
+		}
+		if err := startController(); err != nil {
+			t.Error(err)
+		}
+	})
+	restart()
+	return restart
+}
+
 // TestFencedSwitch: this repository's fenced binary (released serving's
 // route reconciler with its Service and Endpoints writes fenced,
 // routeaddress beside it) switches a Route both ways as the pull requests'
@@ -394,17 +425,7 @@ func TestFencedSwitch(t *testing.T) {
 	const ip = "198.19.0.76"
 	gatewayService(t, gw, "gateway", ip, 80)
 	ns := namespace(t, "fenced")
-	stopController()
-	fenced, err := cluster.StartController(env.local, env.fenced)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cluster.Stop(fenced)
-		if err := startController(); err != nil {
-			t.Error(err)
-		}
-	})
+	runFenced(t)
 	route(t, ns, "hello", "tag")
 	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
 	external := shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}
