@@ -17,7 +17,14 @@
 # Builds the third-party programs the local control plane runs, each from its
 # own Go module under third_party/, into a cache outside the repository keyed
 # by version (see test/cluster.BinDir). A program already in the cache is not
-# rebuilt, so a second run takes seconds. Nothing is downloaded but Go modules.
+# rebuilt, so a second run takes seconds. Nothing is downloaded but Go modules
+# and Debian's prometheus package.
+#
+# Usage: hack/build-third-party.sh [control-plane] [ingresses]
+#   control-plane  etcd, kube-apiserver, kube-controller-manager, CoreDNS,
+#                  promtool: what every e2e test needs
+#   ingresses      Skipper and Contour: TestSkipper, TestContour and the demo
+# With no argument, both.
 
 set -o errexit
 set -o nounset
@@ -56,36 +63,55 @@ build() { # module-dir out-dir ldflags name=package...
 k8s_ldflags="-X k8s.io/component-base/version.gitVersion=${K8S_VERSION}"
 k8s_ldflags+=" -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=34"
 
-build etcd "${BIN_DIR}/etcd-${ETCD_VERSION}" "" etcd=go.etcd.io/etcd/server/v3
-build coredns "${BIN_DIR}/coredns-${COREDNS_VERSION}" "" coredns=github.com/coredns/coredns
-build kubernetes "${BIN_DIR}/kubernetes-${K8S_VERSION}" "${k8s_ldflags}" \
-  kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver \
-  kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager
-# Skipper: the ingress the e2e suite and the demo route requests through
-# (about 9 minutes cold on 2 cores; 215 MB).
-build skipper "${BIN_DIR}/skipper-${SKIPPER_VERSION}" "" skipper=github.com/zalando/skipper/cmd/skipper
-# promtool: Debian's, from the prometheus package, unpacked (not installed:
-# no service starts); building it from its module took 10 minutes on 2 cores.
-if [[ -x "${BIN_DIR}/${PROMTOOL_DIR}/promtool" ]]; then
-  echo "cached: ${BIN_DIR}/${PROMTOOL_DIR}/promtool"
-else
-  echo "unpacking promtool from Debian's prometheus package into ${BIN_DIR}/${PROMTOOL_DIR}"
-  deb="$(mktemp -d)"
-  (cd "${deb}" && { apt-get download prometheus >/dev/null 2>&1 || { apt-get update -qq && apt-get download prometheus; }; } &&
-    dpkg-deb -x prometheus_*.deb root)
-  mkdir -p "${BIN_DIR}/${PROMTOOL_DIR}"
-  cp "${deb}/root/usr/bin/promtool" "${BIN_DIR}/${PROMTOOL_DIR}/promtool"
-  rm -rf "${deb}"
-  echo "built promtool: $("${BIN_DIR}/${PROMTOOL_DIR}/promtool" --version 2>&1 | head -1)"
-fi
-# Contour: a Gateway API implementation whose control plane the e2e suite
-# runs (no Envoy), with the CRD files of its module (its own and the Gateway
-# API's) copied next to it (about 7 minutes cold on 2 cores; 87 MB).
-CONTOUR_DIR="${BIN_DIR}/contour-${CONTOUR_VERSION}"
-build contour "${CONTOUR_DIR}" "" contour=github.com/projectcontour/contour/cmd/contour
-if [[ ! -f "${CONTOUR_DIR}/gateway-api-crds.yaml" ]]; then
-  mod_dir="$(cd "${REPO_ROOT_DIR}/third_party/contour" && GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/projectcontour/contour)"
-  cp "${mod_dir}/examples/contour/01-crds.yaml" "${CONTOUR_DIR}/contour-crds.yaml"
-  cp "${mod_dir}/examples/gateway/00-crds.yaml" "${CONTOUR_DIR}/gateway-api-crds.yaml"
-  chmod 0644 "${CONTOUR_DIR}"/*.yaml
-fi
+control_plane() {
+  build etcd "${BIN_DIR}/etcd-${ETCD_VERSION}" "" etcd=go.etcd.io/etcd/server/v3
+  # CoreDNS with the plugins the Corefile uses only (third_party/coredns/main.go).
+  build coredns "${BIN_DIR}/coredns-${COREDNS_VERSION}-kubernetes" "" coredns=.
+  build kubernetes "${BIN_DIR}/kubernetes-${K8S_VERSION}" "${k8s_ldflags}" \
+    kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver \
+    kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager
+  # promtool: Debian's, from the prometheus package, unpacked (not installed:
+  # no service starts); building it from its module took 10 minutes on 2 cores.
+  if [[ -x "${BIN_DIR}/${PROMTOOL_DIR}/promtool" ]]; then
+    echo "cached: ${BIN_DIR}/${PROMTOOL_DIR}/promtool"
+  else
+    echo "unpacking promtool from Debian's prometheus package into ${BIN_DIR}/${PROMTOOL_DIR}"
+    deb="$(mktemp -d)"
+    (cd "${deb}" && { apt-get download prometheus >/dev/null 2>&1 || { apt-get update -qq && apt-get download prometheus; }; } &&
+      dpkg-deb -x prometheus_*.deb root)
+    mkdir -p "${BIN_DIR}/${PROMTOOL_DIR}"
+    cp "${deb}/root/usr/bin/promtool" "${BIN_DIR}/${PROMTOOL_DIR}/promtool"
+    rm -rf "${deb}"
+    echo "built promtool: $("${BIN_DIR}/${PROMTOOL_DIR}/promtool" --version 2>&1 | head -1)"
+  fi
+}
+
+ingresses() {
+  # Skipper: the ingress the e2e suite and the demo route requests through
+  # (about 9 minutes cold on 2 cores; 215 MB).
+  build skipper "${BIN_DIR}/skipper-${SKIPPER_VERSION}" "" skipper=github.com/zalando/skipper/cmd/skipper
+  # Contour: a Gateway API implementation whose control plane the e2e suite
+  # runs (no Envoy), with the CRD files of its module (its own and the Gateway
+  # API's) copied next to it (about 7 minutes cold on 2 cores; 87 MB).
+  CONTOUR_DIR="${BIN_DIR}/contour-${CONTOUR_VERSION}"
+  build contour "${CONTOUR_DIR}" "" contour=github.com/projectcontour/contour/cmd/contour
+  if [[ ! -f "${CONTOUR_DIR}/gateway-api-crds.yaml" ]]; then
+    mod_dir="$(cd "${REPO_ROOT_DIR}/third_party/contour" && GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/projectcontour/contour)"
+    cp "${mod_dir}/examples/contour/01-crds.yaml" "${CONTOUR_DIR}/contour-crds.yaml"
+    cp "${mod_dir}/examples/gateway/00-crds.yaml" "${CONTOUR_DIR}/gateway-api-crds.yaml"
+    chmod 0644 "${CONTOUR_DIR}"/*.yaml
+  fi
+}
+
+groups=("$@")
+[[ $# -gt 0 ]] || groups=(control-plane ingresses)
+for group in "${groups[@]}"; do
+  case "${group}" in
+    control-plane) control_plane ;;
+    ingresses) ingresses ;;
+    *)
+      echo "unknown group ${group}: want control-plane or ingresses" >&2
+      exit 2
+      ;;
+  esac
+done

@@ -21,9 +21,12 @@
 #
 # The third-party programs the e2e suite runs (hack/build-third-party.sh)
 # build in the background from the start, at a lower priority, so that
-# they use the CPU the steps before the e2e suite leave idle; the suite
-# waits for them. Each step prints its time, and a table of all of them is
-# printed at the end, whether the run passed or not.
+# they use the CPU the steps before the e2e suite leave idle: first the
+# control plane's, then the ingresses'. The suite starts once the control
+# plane's are built, all of it but TestSkipper and TestContour, which run
+# against a control plane of their own once the ingresses are built. Each
+# step prints its time, and a table of all of them is printed at the end,
+# whether the run passed or not.
 
 set -o errexit
 set -o nounset
@@ -57,13 +60,24 @@ step() {
   return "${rc}"
 }
 
-echo "=== third-party programs: building in the background (log: ${LOGS}/third-party.log)"
-(
-  start=${SECONDS}
-  nice -n 10 ./hack/build-third-party.sh >"${LOGS}/third-party.log" 2>&1
-  echo "$((SECONDS - start))" >"${LOGS}/third-party.seconds"
-) &
-THIRD_PARTY=$!
+# build_third_party GROUP: one group of hack/build-third-party.sh, at a
+# lower priority, its log and time in LOGS.
+build_third_party() {
+  local start=${SECONDS} rc=0
+  nice -n 10 ./hack/build-third-party.sh "$1" >"${LOGS}/third-party-$1.log" 2>&1 || rc=$?
+  echo "$((SECONDS - start))" >"${LOGS}/third-party-$1.seconds"
+  return "${rc}"
+}
+echo "=== third-party programs: building in the background (logs: ${LOGS}/third-party-*.log)"
+rm -f "${LOGS}"/third-party-*.seconds
+build_third_party control-plane &
+CONTROL_PLANE=$!
+# One build at a time: the ingresses' starts when the control plane's ends.
+{
+  until [[ -f "${LOGS}/third-party-control-plane.seconds" ]]; do sleep 2; done
+  build_third_party ingresses
+} &
+INGRESSES=$!
 
 # vet the e2e suite too: a test file without the e2e build tag that uses
 # the suite's helpers compiles only with the tag.
@@ -73,23 +87,30 @@ step "unit tests" go test -count=1 ./...
 step "mutation check (hack/mutation.sh)" ./hack/mutation.sh
 step "serving patch series (hack/verify-upstream.sh)" ./hack/verify-upstream.sh
 
-third_party() {
-  if ! wait "${THIRD_PARTY}"; then
-    cat "${LOGS}/third-party.log"
-    echo "FAIL: hack/build-third-party.sh"
+# built GROUP PID: waits for the background build of GROUP.
+built() {
+  if ! wait "$2"; then
+    cat "${LOGS}/third-party-$1.log"
+    echo "FAIL: hack/build-third-party.sh $1"
     return 1
   fi
-  grep -E '^(built|cached)' "${LOGS}/third-party.log"
-  echo "hack/build-third-party.sh took $(cat "${LOGS}/third-party.seconds") s in the background"
+  grep -E '^(built|cached)' "${LOGS}/third-party-$1.log"
+  echo "hack/build-third-party.sh $1 took $(cat "${LOGS}/third-party-$1.seconds") s in the background"
 }
-step "wait for the third-party programs" third_party
 
-# The suite's controller is built in the serving tree verify-upstream.sh
-# left (the series applied, networking replaced), whose packages it compiled.
+# e2e LOG go-test-flags...: the e2e suite, its output in LOGS/LOG. The
+# controller is built in the serving tree verify-upstream.sh left (the
+# series applied, networking replaced), whose packages it compiled.
 e2e() {
+  local log="$1"
+  shift
   SERVING_TREE="${REPO_ROOT_DIR}/.cache/upstream/verify/serving" \
-    go test -count=1 -tags e2e -timeout 30m -v ./test/conformance/ 2>&1 | tee "${LOGS}/e2e.log" |
+    go test -count=1 -tags e2e -timeout 30m -v "$@" ./test/conformance/ 2>&1 | tee "${LOGS}/${log}" |
     grep -E '^(=== RUN|--- |    --- |\s+\w+_test\.go:|ok|FAIL|PASS|local)'
   return "${PIPESTATUS[0]}"
 }
-step "e2e conformance suite (local control plane)" e2e
+INGRESS_TESTS='^(TestSkipper|TestContour)$'
+step "wait for the control plane's programs" built control-plane "${CONTROL_PLANE}"
+step "e2e conformance suite (local control plane)" e2e e2e.log -skip "${INGRESS_TESTS}"
+step "wait for the ingresses (Skipper, Contour)" built ingresses "${INGRESSES}"
+step "e2e: Skipper and Contour" e2e e2e-ingresses.log -run "${INGRESS_TESTS}"

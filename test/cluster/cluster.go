@@ -70,7 +70,8 @@ func Binary(name string) string {
 	case "etcd":
 		return filepath.Join(BinDir(), "etcd-"+EtcdVersion, name)
 	case "coredns":
-		return filepath.Join(BinDir(), "coredns-"+CoreDNSVersion, name)
+		// CoreDNS with the plugins the Corefile uses only (third_party/coredns).
+		return filepath.Join(BinDir(), "coredns-"+CoreDNSVersion+"-kubernetes", name)
 	case "skipper":
 		return filepath.Join(BinDir(), "skipper-"+SkipperVersion, name)
 	case "promtool":
