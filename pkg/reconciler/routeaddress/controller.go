@@ -137,9 +137,9 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	ingressInformer.Informer().AddEventHandler(handleControllerOf)
 	serviceInformer.Informer().AddEventHandler(handleControllerOf)
 	endpointsInformer.Informer().AddEventHandler(handleControllerOf)
-	// Our slices are controlled by their Service (earlier ones by the
-	// Route); both carry the Route's label, and so do the slices mirrored
-	// from the Route's Endpoints, which copy their labels.
+	// Our slices are controlled by their Service and carry the Route's
+	// label, and so do the slices mirrored from the Route's Endpoints,
+	// which copy their labels.
 	sliceInformer.Informer().AddEventHandler(cache.FilteringResourceEventHandler{
 		FilterFunc: pkgreconciler.LabelExistsFilterFunc(serving.RouteLabelKey),
 		Handler:    controller.HandleAll(impl.EnqueueLabelOfNamespaceScopedResource("", serving.RouteLabelKey)),

@@ -20,4 +20,28 @@ limitations under the License.
 // the Route's Services, Endpoints and EndpointSlices (the route reconciler
 // leaves them alone in those modes); in ExternalName mode it only removes
 // what it created, once the route reconciler has taken the Services back.
+//
+// Terms, as the code and its events use them:
+//
+//   - name: one Service name a Route answers at, {route} or {tag}-{route};
+//     resources.Addressing holds what one name should be in the mode.
+//   - managed mode: Endpoints, EndpointSlices or EndpointsAndSlices, in
+//     which routeaddress writes the names' Services.
+//   - released: a name in ExternalName mode, handed back to the route
+//     reconciler; its operations give that as their reason.
+//   - blocked: a name with an object the Route does not control (the
+//     NotOwned Warning); nothing is written under it.
+//   - no load balancer: the KIngress has no load balancer status; the name
+//     keeps its last addresses (the LoadBalancerNotReady Warning).
+//   - pending: a name without its mode's shape once a reconcile's writes
+//     are made, with one reason (Pending*, also the Warnings' reasons).
+//   - claimed: an EndpointSlice that carries routeaddress's managed-by
+//     value but is not controlled by the Route's Service; taken over under
+//     a name the Route wants, deleted under any other.
+//   - taken back: a slice of the Route's whose labels were changed so that
+//     the informer no longer sees it; rewritten with its labels.
+//   - mirrored: the EndpointSlice kube-controller-manager mirrors from an
+//     Endpoints, through which Endpoints mode answers.
+//   - warned: the Warnings last recorded per Route, so that one is not
+//     repeated every reconcile.
 package routeaddress

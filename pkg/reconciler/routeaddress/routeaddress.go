@@ -99,9 +99,9 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		}
 	}
 	p := plan.Make(in)
-	warnings = append(warnings, keptWarnings(r, ing, in.Targets, p.NoLoadBalancer)...)
+	warnings = append(warnings, noLoadBalancerWarnings(r, ing, in.Targets, p.NoLoadBalancer)...)
 	for _, b := range p.Blocked {
-		warnings = append(warnings, warning{"NotOwned", fmt.Sprintf(
+		warnings = append(warnings, warning{PendingNotOwned, fmt.Sprintf(
 			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name)})
 	}
 
@@ -180,17 +180,17 @@ type warning struct {
 	reason, message string
 }
 
-// keptWarnings says, in the order of targets, which names keep their last
+// noLoadBalancerWarnings says, in the order of targets, which names keep their last
 // addresses because the KIngress has no load balancer.
-func keptWarnings(r *v1.Route, ing *netv1alpha1.Ingress, targets []resources.Addressing, kept []string) []warning {
+func noLoadBalancerWarnings(r *v1.Route, ing *netv1alpha1.Ingress, targets []resources.Addressing, noLoadBalancer []string) []warning {
 	what := fmt.Sprintf("KIngress %q has no load balancer status; they follow it again once it has one", routenames.Ingress(r))
 	if ing == nil {
 		what = fmt.Sprintf("KIngress %q does not exist; they follow it again once it has a load balancer", routenames.Ingress(r))
 	}
 	var out []warning
 	for _, t := range targets {
-		if slices.Contains(kept, t.Name) {
-			out = append(out, warning{reason: "LoadBalancerNotReady", message: fmt.Sprintf("Service %q keeps its last addresses: %s", t.Name, what)})
+		if slices.Contains(noLoadBalancer, t.Name) {
+			out = append(out, warning{reason: PendingNoLoadBalancer, message: fmt.Sprintf("Service %q keeps its last addresses: %s", t.Name, what)})
 		}
 	}
 	return out
@@ -224,15 +224,15 @@ func warn(a *resources.Addressing, network *netcfg.Config) (warning, bool) {
 	}
 	switch a.Shape {
 	case resources.ShapeExternalName:
-		return warning{"ExternalNameFallback", fmt.Sprintf(
+		return warning{PendingFallback, fmt.Sprintf(
 			"Service %q falls back to ExternalName %q because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
 			a.Name, a.Service.Spec.ExternalName, netcfg.RouteAddressExternalNameFallbackKey, network.RouteAddressExternalNameFallback, detail)}, true
 	case resources.ShapeHeadlessEmpty:
-		return warning{"LoadBalancerUnresolvable", fmt.Sprintf(
+		return warning{PendingUnresolvable, fmt.Sprintf(
 			"Service %q has no endpoints because its load balancer cannot be resolved to IP addresses (%s=%s): %s",
 			a.Name, netcfg.RouteAddressExternalNameFallbackKey, network.RouteAddressExternalNameFallback, detail)}, true
 	default:
-		return warning{reason: "LoadBalancerUnresolvable", message: fmt.Sprintf(
+		return warning{reason: PendingUnresolvable, message: fmt.Sprintf(
 			"Service %q: some load balancer entries are left out or rewritten: %s", a.Name, detail)}, true
 	}
 }
@@ -447,10 +447,10 @@ func (c *Reconciler) alreadyExists(ctx context.Context, r *v1.Route, op plan.Op,
 	if s, ok := live.(*discoveryv1.EndpointSlice); ok {
 		// One that carries our managed-by value is the planner's to take
 		// over once the informer shows it.
-		ours = plan.OursSlice(s, r, op.Service()) || s.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy
+		ours = plan.OursSlice(s, op.Service()) || s.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy
 	}
 	if !ours {
-		out.warnings = append(out.warnings, warning{"NotOwned", fmt.Sprintf(
+		out.warnings = append(out.warnings, warning{PendingNotOwned, fmt.Sprintf(
 			"%s %q already exists and is not controlled by Route %q; it is left alone", op.Kind, op.Name(), r.Name)})
 		return fmt.Errorf("failed to create %s %q: %w", op.Kind, op.Name(), createErr)
 	}

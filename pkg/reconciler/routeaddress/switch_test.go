@@ -27,7 +27,6 @@ import (
 	clientgotesting "k8s.io/client-go/testing"
 	"k8s.io/utils/ptr"
 
-	"knative.dev/pkg/kmeta"
 	. "knative.dev/pkg/reconciler/testing"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
@@ -155,18 +154,10 @@ func TestReconcileSwitch(t *testing.T) {
 		WantErr:     true,
 	})
 
-	// Slices are controlled by their Service (issue 14).
-	routeOwned := live(rt.Slice(h, ipv4, "10.0.0.7"))[0].(*discoveryv1.EndpointSlice)
-	routeOwned.OwnerReferences = []metav1.OwnerReference{*kmeta.NewControllerRef(untagged)}
+	// Slices are controlled by their Service.
 	goneOwner := liveOne(rt.Slice(h, ipv4, "10.0.0.7"))
 	goneOwner.OwnerReferences = plan.OwnerUID(goneOwner.OwnerReferences, "uid-of-a-deleted-service")
 	table = append(table, TableRow{
-		Name:        "a slice controlled by the Route (before slices were owned by their Service) moves to its Service in place",
-		Key:         key,
-		Ctx:         withMode(es, on),
-		Objects:     base(untagged, lbIP, append(live(rt.HeadlessService(h)), routeOwned)...),
-		WantUpdates: []clientgotesting.UpdateActionImpl{updateOf(liveOne(rt.Slice(h, ipv4, "10.0.0.7")))},
-	}, TableRow{
 		Name:        "a slice whose Service was deleted and created again is replaced, not counted",
 		Key:         key,
 		Ctx:         withMode(es, on),

@@ -34,8 +34,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
-	"knative.dev/pkg/kmeta"
-
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/pkg/kmap"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
@@ -362,21 +360,6 @@ func oursEverywhere() []from {
 			out = append(out, from{fmt.Sprintf("ours %s/%s", m, l.name), ours(l, m), true, l})
 		}
 	}
-	// Slices controlled by the Route, as routeaddress made them before
-	// they were owned by their Service.
-	for _, l := range []lb{lbIP, lbInternal} {
-		out = append(out, from{fmt.Sprintf("ours EndpointsAndSlices/%s, slices owned by the Route", l.name), func() (*apiserver, error) {
-			s, err := ours(l, netcfg.RouteAddressModeEndpointsAndSlices)()
-			if err != nil {
-				return nil, err
-			}
-			route := newEnv(l, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled).route
-			for _, sl := range s.slices {
-				sl.OwnerReferences = []metav1.OwnerReference{*kmeta.NewControllerRef(route)}
-			}
-			return s, nil
-		}, true, l})
-	}
 	return out
 }
 
@@ -512,7 +495,7 @@ func routeOwns(o metav1.Object, route metav1.Object, a plan.Actual) bool {
 	if s, ok := o.(*discoveryv1.EndpointSlice); ok {
 		svc, _ := find(a, plan.KindService, s.Labels[discoveryv1.LabelServiceName]).(*corev1.Service)
 		claims := s.Labels[discoveryv1.LabelManagedBy] == names.ManagedBy && (svc == nil || metav1.IsControlledBy(svc, route))
-		return claims || plan.OursSlice(s, route, s.Labels[discoveryv1.LabelServiceName])
+		return claims || plan.OursSlice(s, s.Labels[discoveryv1.LabelServiceName])
 	}
 	return metav1.IsControlledBy(o, route)
 }

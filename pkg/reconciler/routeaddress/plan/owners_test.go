@@ -34,9 +34,8 @@ import (
 	. "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
 )
 
-// TestSliceOwners plans our slices by who controls them: the Route (slices
-// from before they were owned by their Service), the Service, a Service of
-// the name that is gone, or somebody else's Service.
+// TestSliceOwners plans our slices by who controls them: the Service, a
+// Service of the name that is gone, or somebody else's Service.
 func TestSliceOwners(t *testing.T) {
 	const gone = types.UID("gone-uid")
 	keep := func() resources.Addressing {
@@ -50,14 +49,6 @@ func TestSliceOwners(t *testing.T) {
 		actual plan.Actual
 		ops    []string
 	}{{
-		name:   "somebody else's Service: our slice controlled by the Route goes",
-		target: headlessTarget(),
-		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", servingtesting.WithK8sSvcOwnersRemoved)}, Slices: []*discoveryv1.EndpointSlice{liveSlice(RouteUID, gatewayIP)}},
-		ops: []string{
-			"Delete EndpointSlice hello-ipv4: the Service is not the Route's",
-			"blocked by Service hello",
-		},
-	}, {
 		name:   "somebody else's Service: our slice of a Service that is gone goes",
 		target: headlessTarget(),
 		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid", servingtesting.WithK8sSvcOwnersRemoved)}, Slices: []*discoveryv1.EndpointSlice{liveSlice(gone, gatewayIP)}},
@@ -74,14 +65,6 @@ func TestSliceOwners(t *testing.T) {
 			"blocked by EndpointSlice hello-ipv4",
 		},
 	}, {
-		name:   "no load balancer, Service gone: a slice the Route controls moves to the new Service",
-		target: keep(),
-		actual: plan.Actual{Slices: []*discoveryv1.EndpointSlice{liveSlice(RouteUID, gatewayIP)}},
-		ops: []string{
-			"Create Service hello: missing",
-			"Update EndpointSlice hello-ipv4: owned by its new Service",
-		},
-	}, {
 		name:   "no load balancer, Service gone: a slice of the old Service is made again",
 		target: keep(),
 		actual: plan.Actual{Slices: []*discoveryv1.EndpointSlice{liveSlice(gone, gatewayIP)}},
@@ -94,19 +77,6 @@ func TestSliceOwners(t *testing.T) {
 		name:   "no load balancer, Service there: nothing is written",
 		target: keep(),
 		actual: plan.Actual{Services: []*corev1.Service{liveService("svc-uid")}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
-	}, {
-		name:   "Service recreated: a slice the Route controls moves to the new Service",
-		target: headlessTarget(),
-		actual: plan.Actual{
-			Services:  []*corev1.Service{liveService("svc-uid", WithMeshClusterIP, func(s *corev1.Service) { s.Spec.ClusterIP = "10.96.0.1" })},
-			Endpoints: []*corev1.Endpoints{Endpoints(RouteName, []string{gatewayIP}, WithSkipMirror)},
-			Slices:    []*discoveryv1.EndpointSlice{liveSlice(RouteUID, gatewayIP)},
-		},
-		ops: []string{
-			"Delete Service hello: ClusterIP → headless needs a recreate (clusterIP is immutable)",
-			"Create Service hello: ClusterIP → headless needs a recreate (clusterIP is immutable)",
-			"Update EndpointSlice hello-ipv4: owned by its new Service",
-		},
 	}, {
 		name:   "Service recreated: a slice of the old Service is made again",
 		target: headlessTarget(),
@@ -121,15 +91,6 @@ func TestSliceOwners(t *testing.T) {
 			"Delete EndpointSlice hello-ipv4: its Service is recreated",
 			"Create EndpointSlice hello-ipv4: its Service is recreated",
 		},
-	}, {
-		name:   "Service stays: a slice the Route controls moves to it",
-		target: headlessTarget(),
-		actual: plan.Actual{
-			Services:  []*corev1.Service{liveService("svc-uid")},
-			Endpoints: []*corev1.Endpoints{Endpoints(RouteName, []string{gatewayIP}, WithSkipMirror)},
-			Slices:    []*discoveryv1.EndpointSlice{liveSlice(RouteUID, gatewayIP)},
-		},
-		ops: []string{"Update EndpointSlice hello-ipv4: owned by its Service"},
 	}, {
 		name:   "Service stays: a slice of a Service that is gone is replaced",
 		target: headlessTarget(),
@@ -196,10 +157,9 @@ func claimed(name string, ips ...string) *discoveryv1.EndpointSlice {
 	return s
 }
 
-// TestOursSlice: a slice is the Route's when the Route or a Service of the
-// name it serves controls it, whatever that Service's UID.
+// TestOursSlice: a slice is the Route's when a Service of the name it
+// serves controls it, whatever that Service's UID.
 func TestOursSlice(t *testing.T) {
-	route := Route(false)
 	byService := liveSlice("any-uid", gatewayIP)
 	otherService := liveSlice("any-uid", gatewayIP)
 	otherService.OwnerReferences[0].Name = "other"
@@ -212,14 +172,14 @@ func TestOursSlice(t *testing.T) {
 		slice *discoveryv1.EndpointSlice
 		want  bool
 	}{
-		{"controlled by the Route", liveSlice(RouteUID, gatewayIP), true},
+		{"controlled by the Route", liveSlice(RouteUID, gatewayIP), false},
 		{"controlled by a Service of its name", byService, true},
 		{"controlled by a Service of another name", otherService, false},
 		{"controlled by another kind of that name", notAService, false},
 		{"controlled by another version of Service", otherVersion, false},
 		{"no owner", claimed(RouteName+"-ipv4", gatewayIP), false},
 	} {
-		if got := plan.OursSlice(tc.slice, route, RouteName); got != tc.want {
+		if got := plan.OursSlice(tc.slice, RouteName); got != tc.want {
 			t.Errorf("%s: OursSlice = %v, want %v", tc.name, got, tc.want)
 		}
 	}

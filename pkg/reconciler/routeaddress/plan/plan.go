@@ -35,7 +35,7 @@ import (
 // Make plans the operations that turn in.Actual into in.Targets for the
 // Route in.Owner.
 func Make(in Input) Plan {
-	p := planner{owner: in.Owner, released: in.ExternalNameMode}
+	p := planner{owner: in.Owner, externalName: in.ExternalNameMode}
 	p.index(in.Actual)
 	targets := in.Targets
 
@@ -46,7 +46,7 @@ func Make(in Input) Plan {
 	slices.SortFunc(sorted, func(a, b *resources.Addressing) int { return cmp.Compare(a.Name, b.Name) })
 
 	for _, t := range sorted {
-		if p.released {
+		if p.externalName {
 			p.release(t)
 		} else {
 			p.target(t)
@@ -62,12 +62,12 @@ func Make(in Input) Plan {
 	if len(ops) == 0 {
 		ops = nil
 	}
-	return Plan{Ops: ops, Blocked: p.blocked, NoLoadBalancer: p.kept, Waiting: p.waiting}
+	return Plan{Ops: ops, Blocked: p.blocked, NoLoadBalancer: p.noLoadBalancer, Waiting: p.waiting}
 }
 
 type planner struct {
-	owner    metav1.Object
-	released bool
+	owner        metav1.Object
+	externalName bool
 
 	// The actual objects. A Route has a handful, so they are searched
 	// rather than indexed; of two with one name, the later counts.
@@ -87,7 +87,7 @@ type planner struct {
 	// cleanup: obsolete endpoints, then orphans.
 	prepareOps, serviceOps, afterOps, cleanupOps []Op
 	blocked                                      []Blocked
-	kept, waiting                                []string
+	noLoadBalancer, waiting                      []string
 }
 
 func (p *planner) index(a Actual) {
@@ -147,15 +147,12 @@ const (
 	// ownerService: the live Service it serves (as Kubernetes' own
 	// controllers own slices), which the Route controls.
 	ownerService sliceOwnership = iota
-	// ownerRoute: the Route, as slices were owned before they were owned
-	// by their Service; moved to the Service on the next write.
-	ownerRoute
 	// ownerDeleted: a Service of the name it serves that no longer exists
 	// (deleted, or replaced by one with another UID); garbage collection
 	// deletes it.
 	ownerDeleted
-	// ownerClaimed: no controller, or one that is neither the Route nor
-	// the Service it serves, while that Service is the Route's or missing:
+	// ownerClaimed: no controller, or one other than a Service of the name
+	// it serves, while that Service is the Route's or missing:
 	// the slice claims this controller's managed-by value for a name the
 	// Route addresses, so it is handled as ours (the EndpointSlice
 	// controller does the same with slices that carry its value): taken
@@ -169,9 +166,6 @@ const (
 // there is none).
 func (p *planner) sliceOwner(s *discoveryv1.EndpointSlice, svc *corev1.Service) sliceOwnership {
 	ref := metav1.GetControllerOfNoCopy(s)
-	if ref != nil && ref.UID == p.owner.GetUID() {
-		return ownerRoute
-	}
 	ofService := ref != nil && ref.Kind == "Service" && ref.APIVersion == "v1" && ref.Name == s.Labels[discoveryv1.LabelServiceName]
 	if ofService && (svc == nil || ref.UID != svc.UID) {
 		return ownerDeleted
@@ -185,12 +179,11 @@ func (p *planner) sliceOwner(s *discoveryv1.EndpointSlice, svc *corev1.Service) 
 	return ownerService
 }
 
-// OursSlice reports whether s, an EndpointSlice of the Service service,
-// belongs to the Route route: controlled by the Route or by a Service of
-// that name (whose UID the caller may not know).
-func OursSlice(s *discoveryv1.EndpointSlice, route metav1.Object, service string) bool {
+// OursSlice reports whether s, an EndpointSlice of the Service service, is
+// controlled by a Service of that name (whose UID the caller may not know).
+func OursSlice(s *discoveryv1.EndpointSlice, service string) bool {
 	ref := metav1.GetControllerOfNoCopy(s)
-	return ref != nil && (ref.UID == route.GetUID() || ref.Kind == "Service" && ref.APIVersion == "v1" && ref.Name == service)
+	return ref != nil && ref.Kind == "Service" && ref.APIVersion == "v1" && ref.Name == service
 }
 
 // keptSlice is a new slice with have's name, labels and endpoints,
@@ -251,7 +244,7 @@ func (p *planner) target(t *resources.Addressing) {
 			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "the Service is not the Route's"})
 		}
 		for _, s := range ss {
-			if o := p.sliceOwner(s, svc); o == ownerRoute || o == ownerDeleted {
+			if p.sliceOwner(s, svc) == ownerDeleted {
 				p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpointSlice, Object: s, Reason: "the Service is not the Route's"})
 			}
 		}
@@ -278,15 +271,10 @@ func (p *planner) target(t *resources.Addressing) {
 		if svc == nil {
 			p.serviceOps = append(p.serviceOps, Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: "missing"})
 			for _, have := range ss {
-				kept := keptSlice(have)
-				if p.sliceOwner(have, svc) == ownerRoute {
-					p.afterOps = append(p.afterOps, Op{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(kept, have), Reason: "owned by its new Service"})
-					continue
-				}
-				p.afterOps = append(p.afterOps, replaceSlice(have, kept, "its Service was replaced")...)
+				p.afterOps = append(p.afterOps, replaceSlice(have, keptSlice(have), "its Service was replaced")...)
 			}
 		} else if servesAddresses(ep, ss) {
-			p.kept = append(p.kept, t.Name)
+			p.noLoadBalancer = append(p.noLoadBalancer, t.Name)
 		}
 		return
 	}
@@ -414,18 +402,10 @@ func (p *planner) sliceOps(want, have *discoveryv1.EndpointSlice, svc *corev1.Se
 	}
 	if recreated {
 		// A slice the old Service controlled is garbage collected with it.
-		// Ours from before slices were owned by their Service (controlled
-		// by the Route) is moved to the new Service.
-		if owner == ownerRoute {
-			return []Op{{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(want, have), Reason: "owned by its new Service"}}
-		}
 		return replaceSlice(have, want, "its Service is recreated")
 	}
 	if !sliceEqual(want, have) {
 		return []Op{{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(withOwnerUID(want, uid), have), Reason: "differs"}}
-	}
-	if owner == ownerRoute {
-		return []Op{{Verb: Update, Kind: KindEndpointSlice, Object: updatedSlice(withOwnerUID(want, uid), have), Reason: "owned by its Service"}}
 	}
 	return nil
 }
@@ -474,16 +454,16 @@ func (p *planner) release(t *resources.Addressing) {
 		p.serviceOps = append(p.serviceOps, Op{Verb: Delete, Kind: KindService, Object: svc, Reason: reason})
 		headless = false
 	}
-	handedOver := !headless || (up.Endpoints && ep != nil && !ours)
+	routeReconcilerOwns := !headless || (up.Endpoints && ep != nil && !ours)
 
 	if ours {
 		if up.Endpoints {
 			p.prepareOps = append(p.prepareOps, Op{Verb: Update, Kind: KindEndpoints, Object: withoutMarks(ep), Reason: "released to the route reconciler"})
-		} else if handedOver {
+		} else if routeReconcilerOwns {
 			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "released to the route reconciler"})
 		}
 	}
-	if !handedOver {
+	if !routeReconcilerOwns {
 		return
 	}
 	if len(ss) > 0 && headless && ep != nil && !p.mirrorServes(ep) {
@@ -521,13 +501,13 @@ func servesAddresses(ep *corev1.Endpoints, ss []*discoveryv1.EndpointSlice) bool
 }
 
 // orphans deletes what the Route controls under names it no longer wants.
-// With every target released, orphan Services and Endpoints are the route reconciler's
+// In ExternalName mode, orphan Services and Endpoints are the route reconciler's
 // to delete; our EndpointSlices are always ours.
 func (p *planner) orphans(targets []*resources.Addressing) {
 	desired := func(name string) bool {
 		return slices.ContainsFunc(targets, func(t *resources.Addressing) bool { return t.Name == name })
 	}
-	managed := !p.released
+	managed := !p.externalName
 	var svcs []*corev1.Service
 	for _, s := range p.services {
 		if !desired(s.Name) && p.controlled(s) && p.service(s.Name) == s {
