@@ -41,7 +41,10 @@ SKIPPER_VERSION=v0.27.54
 CONTOUR_VERSION=v1.33.6
 PROMTOOL_DIR=promtool-debian
 
-build() { # module-dir out-dir ldflags name=package...
+# build MODULE-DIR OUT-DIR LDFLAGS NAME=PACKAGE...: builds each package
+# without a symbol table or DWARF (-s -w: a shorter link; a panic still
+# prints its stack).
+build() {
   local mod="$1" out="$2" ldflags="$3"
   shift 3
   local pair name pkg
@@ -55,7 +58,7 @@ build() { # module-dir out-dir ldflags name=package...
     echo "building ${name} (${pkg}) into ${out} (first run on this machine: several minutes)"
     mkdir -p "${out}"
     local start=${SECONDS}
-    (cd "${REPO_ROOT_DIR}/third_party/${mod}" && GOFLAGS=-mod=mod go build -ldflags "${ldflags}" -o "${out}/${name}" "${pkg}")
+    (cd "${REPO_ROOT_DIR}/third_party/${mod}" && GOFLAGS=-mod=mod go build -ldflags "-s -w ${ldflags}" -o "${out}/${name}" "${pkg}")
     echo "built ${name} in $((SECONDS - start))s"
   done
 }
