@@ -138,7 +138,10 @@ that cannot be resolved to IP addresses falls back to an ExternalName Service
 (enabled, the default; disabled). Parsed as http-protocol and
 system-internal-tls are: without regard to case, and a value that is not
 allowed is an error naming the key, the value and the allowed values, which
-the config webhooks refuse."
+the config webhooks refuse. Config.RouteAddressModeFor reads the mode of a
+Namespace's networking.knative.dev/route-address-mode annotation, which
+gives the Routes in it another mode than the key's (a switch staged by
+namespace); a value that is not a mode leaves the key's, with an error."
 
 # --- serving ----------------------------------------------------------------
 # One pull request per commit, each building and passing its packages' tests
@@ -252,7 +255,7 @@ result, and how long a switch of route-address-mode takes; no attribute
 names a Route. A replica forgets the Routes of a bucket it loses, so that
 the gauges summed over the replicas count each name once."
 
-ra config.go config_test.go listers_test.go input.go routeaddress.go retry.go routeaddress_test.go
+ra config.go config_test.go listers_test.go input.go routeaddress.go retry.go namespace.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "ReconcileKind gathers a Route's KIngress, Services, Endpoints and our
@@ -270,7 +273,10 @@ modes, a switch away from a mode with EndpointSlices keeps ours, and one
 from externalname keeps the ExternalName Service, until
 kube-controller-manager's mirrored slice holds the addresses. It reads
 the route-address settings from the route reconciler's configuration
-store. The TableTests' Listers get an EndpointSlice lister."
+store, and the mode of a Namespace annotated
+networking.knative.dev/route-address-mode over the key's (an annotation
+that is not a mode: the key's, and a Warning on the Route). The TableTests'
+Listers get an EndpointSlice lister."
 
 # The controller runs the reconciler and the route reconciler leaves it the
 # placeholders in one step: either alone would leave the names fought over,
@@ -293,10 +299,14 @@ With a route-address-mode other than externalname the route reconciler no longer
 creates, updates or deletes a Route's placeholder Services and Endpoints:
 routeaddress owns them. It still reports a Service or Endpoints under one
 of the Route's names that the Route does not control, with the same
-condition and reason as before (IngressReady=False, NotOwned). With
-externalname (the default) nothing changes."
+condition and reason as before (IngressReady=False, NotOwned). Both
+reconcilers read a Namespace's route-address-mode annotation the same way
+(networking's Config.RouteAddressModeFor) and reconcile the namespace's
+Routes when it changes, so that one namespace can be switched before the
+cluster. With externalname (the default) and no annotation nothing
+changes."
 
-ra rows_test.go steady_test.go switch_test.go faults_test.go order_test.go retry_test.go
+ra rows_test.go steady_test.go switch_test.go faults_test.go order_test.go retry_test.go namespace_test.go
 step "routeaddress: tests of steady state, mode switches, faults and write order" \
 "Tests only: every mode and load balancer shape, converged, writes
 nothing; switching between externalname and endpointslices both ways
@@ -306,8 +316,8 @@ balancer changing shape; a name never stops answering where the route
 reconciler's would (a load balancer that goes away, a replacement the
 apiserver refuses, one blocked name never stopping the others, objects
 the Route does not control, each write failing, loopback and IPv4-mapped
-addresses, conflicts, a namespace being deleted); the order of the writes
-against the API."
+addresses, conflicts, a namespace being deleted); a Namespace's mode over
+the key's; the order of the writes against the API."
 
 ra index_test.go slices_test.go pending_test.go reconcile_metrics_test.go
 step "routeaddress: tests of why a name is pending, the metrics and the reads through the indexes" \

@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 
 	kubeclient "knative.dev/pkg/client/injection/kube/client"
+	namespaceinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/namespace"
 	serviceinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/service"
 	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
 	"knative.dev/pkg/configmap"
@@ -83,11 +84,13 @@ func WithInformerSelectors(ctx context.Context) context.Context {
 }
 
 // NewFencedRouteController is serving's route controller, unmodified, built
-// with a kube client whose Service and Endpoints writes are suppressed while
-// route-address-mode is not ExternalName, and with a Service lister that
-// reads a Route's Services through the Route index (routeIndexedServices).
-// When the mode changes, every Route is resynced so that upstream writes its
-// shapes again (or stops). Building it also makes the binary's per-Route
+// with a kube client whose Service and Endpoints writes are suppressed in a
+// namespace while its route-address-mode (config-network's, or its
+// Namespace's annotation) is not ExternalName, and with a Service lister
+// that reads a Route's Services through the Route index
+// (routeIndexedServices). When the mode changes, every Route is resynced (a
+// Namespace's annotation: its Routes) so that upstream writes its shapes
+// again (or stops). Building it also makes the binary's per-Route
 // informers drop managedFields (dropManagedFieldsFrom).
 func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *controller.Impl {
 	logger := logging.FromContext(ctx).Named("route-fence")
@@ -117,7 +120,21 @@ func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *contr
 	})
 	store.WatchConfigs(cmw)
 
-	fenced := fence.New(kubeclient.Get(ctx), func() bool { return store.Mode().Managed() })
+	// A Namespace's annotation gives its Routes their own mode, as
+	// routeaddress reads it: an annotation that is not a mode, or none,
+	// leaves config-network's.
+	namespaces := namespaceinformer.Get(ctx)
+	fenced := fence.New(kubeclient.Get(ctx), func(ns string) bool {
+		network := store.Load().Network
+		if network == nil {
+			return false
+		}
+		mode := network.RouteAddressMode
+		if n, err := namespaces.Lister().Get(ns); err == nil {
+			mode, _ = network.RouteAddressModeFor(n.Annotations)
+		}
+		return mode.Managed()
+	})
 	ctx = context.WithValue(ctx, kubeclient.Key{}, fenced)
 	// The route reconciler lists a Route's Services by label: through the
 	// Route index rather than the whole namespace.
@@ -128,5 +145,6 @@ func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *contr
 	ctx = context.WithValue(ctx, serviceinformer.Key{}, routeIndexedServices{services})
 	i := route.NewController(ctx, cmw)
 	impl.Store(i)
+	namespaces.Informer().AddEventHandler(routeaddress.OnNamespaceMode(routeinformer.Get(ctx).Lister(), i.Enqueue))
 	return i
 }

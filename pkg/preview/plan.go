@@ -149,8 +149,11 @@ type Name struct {
 
 // RoutePlan is what switching the mode does to one Route.
 type RoutePlan struct {
-	Namespace  string      `json:"namespace"`
-	Route      string      `json:"route"`
+	Namespace string `json:"namespace"`
+	Route     string `json:"route"`
+	// Mode is the Route's mode: its Namespace's annotation's, or the
+	// Report's.
+	Mode       netcfg.RouteAddressMode `json:"mode"`
 	Names      []Name      `json:"names"`
 	Operations []Operation `json:"operations"`
 	Blocked    []string    `json:"blocked,omitempty"`
@@ -211,15 +214,16 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 // plan adds to rep what the controller would do for each Route in cfg's mode.
 func (cl *cluster) plan(ctx context.Context, cfg *netcfg.Config, rep *Report) error {
 	for _, r := range cl.routes {
-		in, err := cl.routeInput(ctx, r, cfg)
+		rcfg := cl.namespaceConfig(cfg, r.Namespace)
+		in, err := cl.routeInput(ctx, r, rcfg)
 		if err != nil {
 			return err
 		}
 		p := plan.Make(in)
-		rp := RoutePlan{Namespace: r.Namespace, Route: r.Name, Operations: []Operation{}}
+		rp := RoutePlan{Namespace: r.Namespace, Route: r.Name, Mode: rcfg.RouteAddressMode, Operations: []Operation{}}
 		for i := range in.Targets {
 			a := &in.Targets[i]
-			n := Name{Service: a.Name, Tag: a.Tag, Current: currentShape(r, a.Name, in.Actual), Next: nextShape(a, cfg.RouteAddressMode)}
+			n := Name{Service: a.Name, Tag: a.Tag, Current: currentShape(r, a.Name, in.Actual), Next: nextShape(a, rcfg.RouteAddressMode)}
 			for _, pr := range a.Resolution.Problems {
 				n.Warnings = append(n.Warnings, pr.String())
 			}
@@ -272,7 +276,17 @@ func (cl *cluster) plan(ctx context.Context, cfg *netcfg.Config, rep *Report) er
 // WriteTable prints the report for people.
 func (rep *Report) WriteTable(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "Plan for route-address-mode=%s, route-address-externalname-fallback=%s\n\n", rep.Mode, rep.ExternalNameFallback)
+	fmt.Fprintf(tw, "Plan for route-address-mode=%s, route-address-externalname-fallback=%s\n", rep.Mode, rep.ExternalNameFallback)
+	var own []string
+	for _, r := range rep.Routes {
+		if ns := r.Namespace + "=" + string(r.Mode); r.Mode != rep.Mode && !slices.Contains(own, ns) {
+			own = append(own, ns)
+		}
+	}
+	if len(own) > 0 {
+		fmt.Fprintf(tw, "Namespaces with a mode of their own (annotation %s): %s\n", netcfg.RouteAddressModeAnnotationKey, strings.Join(own, ", "))
+	}
+	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "NAMESPACE\tROUTE\tSERVICE\tNOW\tTHEN\tWARNINGS")
 	for _, r := range rep.Routes {
 		for _, n := range r.Names {

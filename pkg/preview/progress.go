@@ -50,8 +50,10 @@ type Progress struct {
 // NamespaceProgress is Progress's count in one namespace.
 type NamespaceProgress struct {
 	Namespace string `json:"namespace"`
-	Names     int    `json:"names"`
-	Done      int    `json:"done"`
+	// Mode is the namespace's: its annotation's, or config-network's.
+	Mode  netcfg.RouteAddressMode `json:"mode"`
+	Names int                     `json:"names"`
+	Done  int                     `json:"done"`
 }
 
 // NameLeft is a name that is not done.
@@ -87,7 +89,7 @@ func (c Clients) progress(ctx context.Context, s Scope, cl *cluster) (*Progress,
 	for _, r := range rep.Routes {
 		ns := byNS[r.Namespace]
 		if ns == nil {
-			ns = &NamespaceProgress{Namespace: r.Namespace}
+			ns = &NamespaceProgress{Namespace: r.Namespace, Mode: r.Mode}
 			byNS[r.Namespace] = ns
 		}
 		p.OperationsLeft += len(r.Operations)

@@ -47,7 +47,7 @@ import (
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 
-	racfg "knative.dev/route-address/pkg/networking/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
@@ -63,6 +63,9 @@ type Clients struct {
 	Server string
 	// Now is the clock leases are read against (nil: time.Now).
 	Now func() time.Time
+	// Warn, when set, is told what the plugin could not read and what it
+	// assumed instead.
+	Warn func(string)
 }
 
 func (c Clients) now() time.Time {
@@ -132,6 +135,9 @@ type cluster struct {
 	stores   routeaddress.Stores
 	routeCfg *routecfg.Config
 	netData  map[string]string
+	// modes are the route-address-mode annotations of the Namespaces in
+	// scope that have one (netcfg.RouteAddressModeAnnotationKey).
+	modes map[string]map[string]string
 }
 
 func (c Clients) read(ctx context.Context, s Scope) (*cluster, error) {
@@ -213,12 +219,64 @@ func (c Clients) assemble(ctx context.Context, s Scope, o *objects) (*cluster, e
 			out.slices = append(out.slices, es)
 		}
 	}
+	if out.modes, err = c.namespaceModes(ctx, s); err != nil {
+		return nil, err
+	}
 	gateways, err := c.gateways(ctx, s, o.ingresses)
 	if err != nil {
 		return nil, err
 	}
 	out.stores, err = newStores(o.ingresses, append(gateways, o.services...), o.endpoints, o.slices)
 	return out, err
+}
+
+// namespaceModes reads the route-address-mode annotations of the Namespaces
+// in scope: one list with -A, one get with -n. For a user who may not read
+// Namespaces every Route has config-network's mode, and Warn says so.
+func (c Clients) namespaceModes(ctx context.Context, s Scope) (map[string]map[string]string, error) {
+	var nss []*corev1.Namespace
+	var err error
+	if s.AllNamespaces {
+		nss, err = list[corev1.Namespace](ctx, metav1.ListOptions{}, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			return c.Kube.CoreV1().Namespaces().List(ctx, opts)
+		})
+	} else {
+		var n *corev1.Namespace
+		if n, err = c.Kube.CoreV1().Namespaces().Get(ctx, s.Namespace, metav1.GetOptions{}); err == nil {
+			nss = []*corev1.Namespace{n}
+		}
+	}
+	switch {
+	case apierrs.IsForbidden(err):
+		if c.Warn != nil {
+			c.Warn(fmt.Sprintf("cannot read Namespaces (%v): every Route is shown in config-network's route-address-mode; a Namespace's %s annotation is not seen",
+				err, netcfg.RouteAddressModeAnnotationKey))
+		}
+		return nil, nil
+	case apierrs.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, c.explain(err, "read Namespaces")
+	}
+	modes := map[string]map[string]string{}
+	for _, n := range nss {
+		if _, ok := n.Annotations[netcfg.RouteAddressModeAnnotationKey]; ok {
+			modes[n.Name] = n.Annotations
+		}
+	}
+	return modes, nil
+}
+
+// namespaceConfig is cfg with the mode of the Routes in namespace ns: its
+// annotation's when that is a mode, as the controller reads it.
+func (cl *cluster) namespaceConfig(cfg *netcfg.Config, ns string) *netcfg.Config {
+	mode, err := cfg.RouteAddressModeFor(cl.modes[ns])
+	if err != nil || mode == cfg.RouteAddressMode {
+		return cfg
+	}
+	copied := *cfg
+	copied.RouteAddressMode = mode
+	return &copied
 }
 
 // gateways gets the Services outside scope that the KIngresses'
@@ -298,7 +356,7 @@ func list[T any](ctx context.Context, opts metav1.ListOptions, fn pager.ListPage
 
 // routeInput is the planner's input for r in cfg's mode, built by the
 // reconciler's own Stores.Input from what the plugin read.
-func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *racfg.Config) (plan.Input, error) {
+func (cl *cluster) routeInput(ctx context.Context, r *v1.Route, cfg *netcfg.Config) (plan.Input, error) {
 	in, _, err := cl.stores.Input(routecfg.ToContext(ctx, cl.routeCfg), r, cfg)
 	if err != nil {
 		return in, fmt.Errorf("Route %s/%s: %w", r.Namespace, r.Name, err)

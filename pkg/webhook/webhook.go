@@ -50,7 +50,7 @@ import (
 	"knative.dev/serving/pkg/gc"
 	domainconfig "knative.dev/serving/pkg/reconciler/route/config"
 
-	racfg "knative.dev/route-address/pkg/networking/config"
+	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
 // Types are the resources serving's webhook defaults and validates.
@@ -133,7 +133,7 @@ func NewNetworkConfigFromConfigMap(cm *corev1.ConfigMap) (*networkingcfg.Config,
 	if err != nil {
 		return nil, err
 	}
-	if _, err := racfg.NewConfigFromMap(cm.Data); err != nil {
+	if _, err := netcfg.NewConfigFromMap(cm.Data); err != nil {
 		return nil, fmt.Errorf("invalid ConfigMap %s/%s: %w", cm.Namespace, cm.Name, err)
 	}
 	return c, nil

@@ -108,8 +108,11 @@ func TestPluginRoles(t *testing.T) {
 		}
 		return nil
 	})
-	if code, out, errOut := plugin(scoped, "plan", "--mode", "endpointsandslices", "-n", ns); code != 0 || !strings.Contains(out, "hello") {
-		t.Errorf("plan -n as the namespace's reader: exit %d, stdout %q, stderr %q", code, out, errOut)
+	// Namespaces are cluster-scoped: such a user cannot read the
+	// Namespace's route-address-mode annotation, and is told so.
+	if code, out, errOut := plugin(scoped, "plan", "--mode", "endpointsandslices", "-n", ns); code != 0 || !strings.Contains(out, "hello") ||
+		!strings.Contains(errOut, "Warning: cannot read Namespaces") {
+		t.Errorf("plan -n as the namespace's reader: exit %d, stdout %q, stderr %q; want exit 0, the Route, and a warning that Namespaces cannot be read", code, out, errOut)
 	}
 	if code, _, errOut := plugin(scoped, "status", "--watch", "-A"); code != 1 || !strings.Contains(errOut, "permission denied to list") {
 		t.Errorf("status --watch -A as the namespace's reader: exit %d, stderr %q; want 1 and permission denied", code, errOut)

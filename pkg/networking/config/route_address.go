@@ -18,6 +18,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	cm "knative.dev/pkg/configmap"
@@ -32,6 +33,11 @@ const (
 	// decides what a Route's Service becomes when its load balancer cannot be
 	// turned into IP addresses.
 	RouteAddressExternalNameFallbackKey = "route-address-externalname-fallback"
+
+	// RouteAddressModeAnnotationKey is the annotation of a Namespace that
+	// gives the Routes in it another route-address-mode than
+	// config-network's: a switch staged by namespace.
+	RouteAddressModeAnnotationKey = "networking.knative.dev/route-address-mode"
 )
 
 // RouteAddressMode is a value of RouteAddressModeKey.
@@ -75,6 +81,28 @@ func (m RouteAddressMode) WritesEndpointSlices() bool {
 // reconciler, writes a Route's Services and their endpoints in this mode.
 func (m RouteAddressMode) Managed() bool {
 	return m.WritesEndpoints() || m.WritesEndpointSlices()
+}
+
+// RouteAddressModeFor returns the mode of the Routes in a Namespace with
+// these annotations: the value of RouteAddressModeAnnotationKey when it is
+// one of RouteAddressModes (without regard to case), and RouteAddressMode
+// when it is absent or empty. A value that is not allowed is an error naming the
+// annotation, the value and the allowed values, with RouteAddressMode.
+func (c *Config) RouteAddressModeFor(annotations map[string]string) (RouteAddressMode, error) {
+	raw := annotations[RouteAddressModeAnnotationKey]
+	if strings.TrimSpace(raw) == "" {
+		return c.RouteAddressMode, nil
+	}
+	mode := RouteAddressMode(strings.ToLower(strings.TrimSpace(raw)))
+	if slices.Contains(RouteAddressModes, mode) {
+		return mode, nil
+	}
+	names := make([]string, len(RouteAddressModes))
+	for i, m := range RouteAddressModes {
+		names[i] = string(m)
+	}
+	return c.RouteAddressMode, fmt.Errorf("annotation %s with value: %q is not supported, allowed values are %s",
+		RouteAddressModeAnnotationKey, raw, strings.Join(names, ", "))
 }
 
 // RouteAddressFallback is a value of RouteAddressExternalNameFallbackKey.

@@ -17,6 +17,7 @@ limitations under the License.
 package config
 
 import (
+	"fmt"
 	"testing"
 
 	cm "knative.dev/pkg/configmap"
@@ -97,4 +98,45 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+func TestRouteAddressModeFor(t *testing.T) {
+	c := &Config{RouteAddressMode: RouteAddressModeEndpointSlices}
+	for _, tc := range []struct {
+		name        string
+		annotations map[string]string
+		want        RouteAddressMode
+		wantErr     string
+	}{{
+		name: "no annotations: the cluster's mode",
+		want: RouteAddressModeEndpointSlices,
+	}, {
+		name:        "empty: the cluster's mode",
+		annotations: map[string]string{RouteAddressModeAnnotationKey: " "},
+		want:        RouteAddressModeEndpointSlices,
+	}, {
+		name:        "a mode, without regard to case",
+		annotations: map[string]string{RouteAddressModeAnnotationKey: " EndpointsAndSlices"},
+		want:        RouteAddressModeEndpointsAndSlices,
+	}, {
+		name:        "externalname: the namespace stays behind",
+		annotations: map[string]string{RouteAddressModeAnnotationKey: "externalname"},
+		want:        RouteAddressModeExternalName,
+	}, {
+		name:        "not a mode: the cluster's mode, and an error",
+		annotations: map[string]string{RouteAddressModeAnnotationKey: "endpointslcies"},
+		want:        RouteAddressModeEndpointSlices,
+		wantErr: `annotation networking.knative.dev/route-address-mode with value: "endpointslcies" is not supported, ` +
+			"allowed values are externalname, endpoints, endpointslices, endpointsandslices",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := c.RouteAddressModeFor(tc.annotations)
+			if got != tc.want {
+				t.Errorf("RouteAddressModeFor() = %q, want %q", got, tc.want)
+			}
+			if gotErr := fmt.Sprint(err); (err != nil || tc.wantErr != "") && gotErr != tc.wantErr {
+				t.Errorf("RouteAddressModeFor() error = %s, want %s", gotErr, tc.wantErr)
+			}
+		})
+	}
 }

@@ -85,6 +85,8 @@ type options struct {
 	all      bool
 	output   string
 	systemNS string
+	// warn prints a warning on stderr, once per message.
+	warn func(string)
 }
 
 // Main runs the plugin and returns its exit code: 0, ExitBlocked for a
@@ -132,7 +134,13 @@ func noArgs(cmd *cobra.Command, args []string) error {
 
 // NewCommand builds the kubectl route-address command tree.
 func NewCommand(stdout, stderr io.Writer) *cobra.Command {
-	o := &options{kube: genericclioptions.NewConfigFlags(true)}
+	warned := map[string]bool{}
+	o := &options{kube: genericclioptions.NewConfigFlags(true), warn: func(msg string) {
+		if !warned[msg] {
+			warned[msg] = true
+			fmt.Fprintln(stderr, "Warning:", msg)
+		}
+	}}
 	root := &cobra.Command{
 		Use: "kubectl-route_address",
 		// As kubectl shows plugins: kubectl route-address.
@@ -373,6 +381,7 @@ func (o *options) connect() (preview.Clients, preview.Scope, error) {
 	if err != nil {
 		return clients, preview.Scope{}, err
 	}
+	clients.Warn = o.warn
 	if ns == "" {
 		ns = "default"
 	}

@@ -214,7 +214,11 @@ func (r *renderer) frame(l watchLine, last bool) error {
 	}
 	if r.perNamespace {
 		for _, ns := range p.Namespaces {
-			lines = append(lines, fmt.Sprintf("  %s %d/%d", ns.Namespace, ns.Done, ns.Names))
+			line := fmt.Sprintf("  %s %d/%d", ns.Namespace, ns.Done, ns.Names)
+			if ns.Mode != p.Mode {
+				line += fmt.Sprintf(" (route-address-mode=%s, its annotation)", ns.Mode)
+			}
+			lines = append(lines, line)
 		}
 	}
 	if r.terminal {

@@ -32,6 +32,7 @@ import (
 	ingressinformer "knative.dev/networking/pkg/client/injection/informers/networking/v1alpha1/ingress"
 	kubeclient "knative.dev/pkg/client/injection/kube/client"
 	endpointsinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/endpoints"
+	namespaceinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/namespace"
 	serviceinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/service"
 	sliceinformer "knative.dev/pkg/client/injection/kube/informers/discovery/v1/endpointslice/filtered"
 	"knative.dev/pkg/configmap"
@@ -63,6 +64,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	serviceInformer := serviceinformer.Get(ctx)
 	endpointsInformer := endpointsinformer.Get(ctx)
 	sliceInformer := sliceinformer.Get(ctx, SliceSelector)
+	namespaceInformer := namespaceinformer.Get(ctx)
 
 	if err := IndexSlices(sliceInformer.Informer().GetIndexer()); err != nil {
 		// Only if another controller registered the same index on this
@@ -92,6 +94,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		expect:      newExpectations(),
 		warned:      newWarned(),
 		terminating: newTerminating(),
+		namespaces:  namespaceInformer.Lister(),
 		metrics:     newMetrics(nil),
 		retries:     newRetries(),
 	}
@@ -129,6 +132,10 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 			}
 		},
 	})
+
+	// A Namespace's route-address-mode annotation gives its Routes their
+	// mode.
+	namespaceInformer.Informer().AddEventHandler(OnNamespaceMode(routeInformer.Lister(), impl.Enqueue))
 
 	handleControllerOf := cache.FilteringResourceEventHandler{
 		FilterFunc: controller.FilterController(&v1.Route{}),

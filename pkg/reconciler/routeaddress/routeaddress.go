@@ -30,6 +30,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/util/workqueue"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
@@ -61,6 +62,8 @@ type Reconciler struct {
 	warned *warned
 	// terminating holds the namespaces whose writes are dropped.
 	terminating *terminating
+	// namespaces give their Routes a mode of their own (namespaceNetwork).
+	namespaces corev1listers.NamespaceLister
 	// metrics counts the Routes' names by shape and writes by result.
 	metrics *metrics
 	// retries are the delays of Routes whose writes failed for a passing
@@ -73,7 +76,8 @@ var _ routereconciler.Interface = (*Reconciler)(nil)
 
 // ReconcileKind implements routereconciler.Interface.
 func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconciler.Event {
-	network := networkFromContext(ctx)
+	cluster := networkFromContext(ctx)
+	network, invalid := namespaceNetwork(c.namespaces, cluster, r.Namespace)
 	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
 	if !c.expect.satisfied(key, c.cachedVersion(r.Namespace)) {
 		// Our last writes are not in the cache yet; their events requeue
@@ -86,6 +90,9 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		return err
 	}
 	var warnings []warning
+	if invalid != nil {
+		warnings = append(warnings, *invalid)
+	}
 	for i := range in.Targets {
 		a := &in.Targets[i]
 		for _, ref := range a.Resolution.Referenced {
@@ -112,7 +119,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		c.metrics.forget(key)
 		return nil
 	}
-	c.metrics.reconciled(key, network.RouteAddressMode, nameStates(in, p, out))
+	c.metrics.reconciled(key, cluster.RouteAddressMode, nameStates(in, p, out))
 	warnings = append(warnings, out.warnings...)
 	c.report(ctx, r, warnings)
 	recorder := controller.GetEventRecorder(ctx)

@@ -265,6 +265,7 @@ func factory() Factory {
 			expect:      newExpectations(),
 			warned:      newWarned(),
 			terminating: newTerminating(),
+			namespaces:  listers.GetNamespaceLister(),
 			retries:     newRetries(),
 		}
 		if m, ok := ctx.Value(metricsKey{}).(*metrics); ok {

@@ -30,18 +30,19 @@ import (
 )
 
 // Client is a kubernetes.Interface whose Service and Endpoints writes are
-// suppressed while Fenced returns true. Everything else passes through.
+// suppressed in the namespaces Fenced returns true for. Everything else
+// passes through.
 type Client struct {
 	kubernetes.Interface
-	// Fenced is asked before every write; it follows the configuration at
-	// run time.
-	Fenced func() bool
+	// Fenced is asked before every write, with the namespace written to;
+	// it follows the configuration at run time.
+	Fenced func(namespace string) bool
 }
 
 var _ kubernetes.Interface = (*Client)(nil)
 
 // New wraps kc.
-func New(kc kubernetes.Interface, fenced func() bool) *Client {
+func New(kc kubernetes.Interface, fenced func(namespace string) bool) *Client {
 	return &Client{Interface: kc, Fenced: fenced}
 }
 
@@ -52,7 +53,7 @@ func (c *Client) CoreV1() corev1client.CoreV1Interface {
 
 type coreV1 struct {
 	corev1client.CoreV1Interface
-	fenced func() bool
+	fenced func(namespace string) bool
 }
 
 func (c *coreV1) Services(ns string) corev1client.ServiceInterface {
@@ -73,53 +74,53 @@ func (c *coreV1) Events(ns string) corev1client.EventInterface {
 type services struct {
 	corev1client.ServiceInterface
 	ns     string
-	fenced func() bool
+	fenced func(namespace string) bool
 }
 
 func (s *services) Create(ctx context.Context, o *corev1.Service, opts metav1.CreateOptions) (*corev1.Service, error) {
-	if s.fenced() {
+	if s.fenced(s.ns) {
 		return o.DeepCopy(), nil
 	}
 	return s.ServiceInterface.Create(ctx, o, opts)
 }
 
 func (s *services) Update(ctx context.Context, o *corev1.Service, opts metav1.UpdateOptions) (*corev1.Service, error) {
-	if s.fenced() {
+	if s.fenced(s.ns) {
 		return o.DeepCopy(), nil
 	}
 	return s.ServiceInterface.Update(ctx, o, opts)
 }
 
 func (s *services) UpdateStatus(ctx context.Context, o *corev1.Service, opts metav1.UpdateOptions) (*corev1.Service, error) {
-	if s.fenced() {
+	if s.fenced(s.ns) {
 		return o.DeepCopy(), nil
 	}
 	return s.ServiceInterface.UpdateStatus(ctx, o, opts)
 }
 
 func (s *services) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
-	if s.fenced() {
+	if s.fenced(s.ns) {
 		return nil
 	}
 	return s.ServiceInterface.Delete(ctx, name, opts)
 }
 
 func (s *services) Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, sub ...string) (*corev1.Service, error) {
-	if s.fenced() {
+	if s.fenced(s.ns) {
 		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: name}}, nil
 	}
 	return s.ServiceInterface.Patch(ctx, name, pt, data, opts, sub...)
 }
 
 func (s *services) Apply(ctx context.Context, o *corev1apply.ServiceApplyConfiguration, opts metav1.ApplyOptions) (*corev1.Service, error) {
-	if s.fenced() {
+	if s.fenced(s.ns) {
 		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: ptr.Deref(o.Name, "")}}, nil
 	}
 	return s.ServiceInterface.Apply(ctx, o, opts)
 }
 
 func (s *services) ApplyStatus(ctx context.Context, o *corev1apply.ServiceApplyConfiguration, opts metav1.ApplyOptions) (*corev1.Service, error) {
-	if s.fenced() {
+	if s.fenced(s.ns) {
 		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: ptr.Deref(o.Name, "")}}, nil
 	}
 	return s.ServiceInterface.ApplyStatus(ctx, o, opts)
@@ -129,46 +130,46 @@ func (s *services) ApplyStatus(ctx context.Context, o *corev1apply.ServiceApplyC
 type endpoints struct {
 	corev1client.EndpointsInterface
 	ns     string
-	fenced func() bool
+	fenced func(namespace string) bool
 }
 
 func (e *endpoints) Create(ctx context.Context, o *corev1.Endpoints, opts metav1.CreateOptions) (*corev1.Endpoints, error) {
-	if e.fenced() {
+	if e.fenced(e.ns) {
 		return o.DeepCopy(), nil
 	}
 	return e.EndpointsInterface.Create(ctx, o, opts)
 }
 
 func (e *endpoints) Update(ctx context.Context, o *corev1.Endpoints, opts metav1.UpdateOptions) (*corev1.Endpoints, error) {
-	if e.fenced() {
+	if e.fenced(e.ns) {
 		return o.DeepCopy(), nil
 	}
 	return e.EndpointsInterface.Update(ctx, o, opts)
 }
 
 func (e *endpoints) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
-	if e.fenced() {
+	if e.fenced(e.ns) {
 		return nil
 	}
 	return e.EndpointsInterface.Delete(ctx, name, opts)
 }
 
 func (e *endpoints) DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error {
-	if e.fenced() {
+	if e.fenced(e.ns) {
 		return nil
 	}
 	return e.EndpointsInterface.DeleteCollection(ctx, opts, listOpts)
 }
 
 func (e *endpoints) Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, sub ...string) (*corev1.Endpoints, error) {
-	if e.fenced() {
+	if e.fenced(e.ns) {
 		return &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: name}}, nil
 	}
 	return e.EndpointsInterface.Patch(ctx, name, pt, data, opts, sub...)
 }
 
 func (e *endpoints) Apply(ctx context.Context, o *corev1apply.EndpointsApplyConfiguration, opts metav1.ApplyOptions) (*corev1.Endpoints, error) {
-	if e.fenced() {
+	if e.fenced(e.ns) {
 		return &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: ptr.Deref(o.Name, "")}}, nil
 	}
 	return e.EndpointsInterface.Apply(ctx, o, opts)
@@ -184,12 +185,12 @@ const SuppressedEventPrefix = "Created placeholder service"
 // recorders write through CreateWithEventNamespace.
 type events struct {
 	corev1client.EventInterface
-	fenced func() bool
+	fenced func(namespace string) bool
 }
 
 func (e *events) suppressed(ev *corev1.Event) bool {
 	return ev.Type == corev1.EventTypeNormal && ev.Reason == "Created" &&
-		strings.HasPrefix(ev.Message, SuppressedEventPrefix) && e.fenced()
+		strings.HasPrefix(ev.Message, SuppressedEventPrefix) && e.fenced(ev.InvolvedObject.Namespace)
 }
 
 func (e *events) Create(ctx context.Context, ev *corev1.Event, opts metav1.CreateOptions) (*corev1.Event, error) {

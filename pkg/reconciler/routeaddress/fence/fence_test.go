@@ -116,7 +116,9 @@ func TestFencePerVerb(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			kc := fake.NewClientset(svc("s"), ep("e"))
 			var fenced atomic.Bool
-			c := New(kc, fenced.Load)
+			// Only the namespace of the objects is fenced.
+			inNamespace := func(n string) bool { return n == ns && fenced.Load() }
+			c := New(kc, inNamespace)
 
 			// Open: the write is sent.
 			kc.ClearActions()
@@ -127,7 +129,7 @@ func TestFencePerVerb(t *testing.T) {
 
 			// Closed: nothing is sent, and the caller sees success.
 			kc = fake.NewClientset(svc("s"), ep("e"))
-			c = New(kc, fenced.Load)
+			c = New(kc, inNamespace)
 			fenced.Store(true)
 			if err := v.call(c); err != nil {
 				t.Fatalf("closed fence returned %v, want success", err)
@@ -140,7 +142,7 @@ func TestFencePerVerb(t *testing.T) {
 }
 
 func TestFenceReturnsTheObject(t *testing.T) {
-	c := New(fake.NewClientset(), func() bool { return true })
+	c := New(fake.NewClientset(), func(string) bool { return true })
 	got, err := c.CoreV1().Services(ns).Create(context.Background(), svc("placeholder"), metav1.CreateOptions{})
 	if err != nil || got.Name != "placeholder" || got.Namespace != ns {
 		t.Fatalf("Create = %v, %v; want the object back", got, err)
@@ -153,7 +155,7 @@ func TestFenceReturnsTheObject(t *testing.T) {
 
 func TestFencePassesEverythingElse(t *testing.T) {
 	kc := fake.NewClientset(svc("s"), ep("e"))
-	c := New(kc, func() bool { return true })
+	c := New(kc, func(string) bool { return true })
 	ctx := context.Background()
 	if _, err := c.CoreV1().Services(ns).Get(ctx, "s", metav1.GetOptions{}); err != nil {
 		t.Error("Get Service:", err)
@@ -186,13 +188,14 @@ func TestFenceDropsThePlaceholderEvent(t *testing.T) {
 	ev := func() *corev1.Event {
 		return &corev1.Event{
 			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hello.1"},
-			Type:       corev1.EventTypeNormal, Reason: "Created",
+			InvolvedObject: corev1.ObjectReference{Kind: "Route", Namespace: ns, Name: "hello"},
+			Type:           corev1.EventTypeNormal, Reason: "Created",
 			Message: `Created placeholder service "hello"`,
 		}
 	}
 	for _, fenced := range []bool{true, false} {
 		kc := fake.NewClientset()
-		c := New(kc, func() bool { return fenced })
+		c := New(kc, func(n string) bool { return fenced && n == ns })
 		if _, err := c.CoreV1().Events("").CreateWithEventNamespace(ev()); err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,130 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package routeaddress
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/tools/cache"
+	clientgotesting "k8s.io/client-go/testing"
+
+	. "knative.dev/pkg/reconciler/testing"
+	servinglisters "knative.dev/serving/pkg/client/listers/serving/v1"
+
+	netcfg "knative.dev/route-address/pkg/networking/config"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	rt "knative.dev/route-address/pkg/reconciler/routeaddress/testing"
+)
+
+// annotated is the Routes' Namespace with a route-address-mode annotation.
+func annotated(mode string) *corev1.Namespace {
+	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
+		Name:        rt.Namespace,
+		Annotations: map[string]string{netcfg.RouteAddressModeAnnotationKey: mode},
+	}}
+}
+
+// TestReconcileNamespaceMode: a Namespace's annotation gives its Routes
+// their mode, over config-network's; a value that is not a mode leaves
+// config-network's and is a Warning on the Route.
+func TestReconcileNamespaceMode(t *testing.T) {
+	untagged := rt.Route(false)
+	es, en := netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeExternalName
+	on := netcfg.RouteAddressFallbackEnabled
+	h := rt.RouteName
+	upstream := live(routeReconcilerObjects(untagged, lbInternal)...)
+	headless := live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.96.100.10"))
+
+	table := TableTest{{
+		Name:           "config-network's ExternalName, the Namespace's EndpointSlices: the Route switches",
+		Key:            key,
+		Ctx:            withMode(en, on),
+		Objects:        append(base(untagged, lbInternal, upstream...), annotated("EndpointSlices")),
+		WantCreates:    []runtime.Object{bound(rt.Slice(h, ipv4, "10.96.100.10"))},
+		WantUpdates:    []clientgotesting.UpdateActionImpl{updateOf(headlessFrom(liveOne(routeReconcilerObjects(untagged, lbInternal)[0].(*corev1.Service)), rt.HeadlessService(h)))},
+		WantEvents:     []string{created(plan.KindEndpointSlice, h+"-ipv4")},
+		PostConditions: []func(*testing.T, *TableRow){inOrder("create endpointslices hello-ipv4", "update services hello")},
+	}, {
+		Name:    "config-network's EndpointSlices, the Namespace's ExternalName: the route reconciler's Service is left alone",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: append(base(untagged, lbInternal, upstream...), annotated("externalname")),
+	}, {
+		Name:    "an annotation that is not a mode: config-network's mode, and a Warning",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: append(base(untagged, lbInternal, headless...), annotated("endpointslice")),
+		WantEvents: []string{Eventf(corev1.EventTypeWarning, InvalidModeAnnotation,
+			`Namespace %q: annotation %s with value: "endpointslice" is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; its Routes have config-network's route-address-mode "endpointslices"`,
+			rt.Namespace, netcfg.RouteAddressModeAnnotationKey)},
+	}, {
+		Name:    "an empty annotation: config-network's mode",
+		Key:     key,
+		Ctx:     withMode(es, on),
+		Objects: append(base(untagged, lbInternal, headless...), annotated("")),
+	}}
+	table.Test(t, recording(factory()))
+}
+
+// TestOnNamespaceMode: a change of the annotation enqueues the Namespace's
+// Routes, and only then.
+func TestOnNamespaceMode(t *testing.T) {
+	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	for _, ns := range []string{"a", "b"} {
+		for _, name := range []string{"r1", "r2"} {
+			r := rt.Route(false)
+			r.Namespace, r.Name = ns, name
+			if err := idx.Add(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	nsWith := func(name, mode string) *corev1.Namespace {
+		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: map[string]string{"other": "x"}}}
+		if mode != "" {
+			n.Annotations[netcfg.RouteAddressModeAnnotationKey] = mode
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		name     string
+		old, new *corev1.Namespace
+		want     []string
+	}{
+		{"annotated", nsWith("a", ""), nsWith("a", "endpointslices"), []string{"a/r1", "a/r2"}},
+		{"changed", nsWith("b", "endpointslices"), nsWith("b", "externalname"), []string{"b/r1", "b/r2"}},
+		{"removed", nsWith("a", "endpointslices"), nsWith("a", ""), []string{"a/r1", "a/r2"}},
+		{"unchanged", nsWith("a", "endpointslices"), nsWith("a", "endpointslices"), nil},
+		{"another annotation", nsWith("a", ""), func() *corev1.Namespace { n := nsWith("a", ""); n.Annotations["other"] = "y"; return n }(), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := sets.New[string]()
+			h := OnNamespaceMode(servinglisters.NewRouteLister(idx), func(obj interface{}) {
+				k, _ := cache.MetaNamespaceKeyFunc(obj)
+				got.Insert(k)
+			})
+			h.OnUpdate(tc.old, tc.new)
+			if !got.Equal(sets.New(tc.want...)) {
+				t.Errorf("enqueued %v, want %v", sets.List(got), tc.want)
+			}
+		})
+	}
+}
