@@ -154,10 +154,10 @@ type RoutePlan struct {
 	// Mode is the Route's mode: its Namespace's annotation's, or the
 	// Report's.
 	Mode       netcfg.RouteAddressMode `json:"mode"`
-	Names      []Name      `json:"names"`
-	Operations []Operation `json:"operations"`
-	Blocked    []string    `json:"blocked,omitempty"`
-	Recreates  []string    `json:"recreates,omitempty"`
+	Names      []Name                  `json:"names"`
+	Operations []Operation             `json:"operations"`
+	Blocked    []string                `json:"blocked,omitempty"`
+	Recreates  []string                `json:"recreates,omitempty"`
 	// Waiting are the names whose Endpoints kube-controller-manager has
 	// yet to mirror into EndpointSlices before the controller goes on
 	// (plan.Plan's Waiting).

@@ -187,7 +187,7 @@ func TestFencePassesEverythingElse(t *testing.T) {
 func TestFenceDropsThePlaceholderEvent(t *testing.T) {
 	ev := func() *corev1.Event {
 		return &corev1.Event{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hello.1"},
+			ObjectMeta:     metav1.ObjectMeta{Namespace: ns, Name: "hello.1"},
 			InvolvedObject: corev1.ObjectReference{Kind: "Route", Namespace: ns, Name: "hello"},
 			Type:           corev1.EventTypeNormal, Reason: "Created",
 			Message: `Created placeholder service "hello"`,
