@@ -199,7 +199,7 @@ func Start(ctx context.Context, dir string) (c *Cluster, err error) {
 	}
 	if err := c.run("kube-controller-manager", Binary("kube-controller-manager"),
 		"--kubeconfig", c.Kubeconfig,
-		"--controllers", "garbage-collector-controller,endpointslice-mirroring-controller,namespace-controller,clusterrole-aggregation-controller",
+		"--controllers", KubeControllerManagerControllers,
 		"--leader-elect=false", "--secure-port=0",
 		"--v", "0",
 	); err != nil {
@@ -256,6 +256,32 @@ func (c *Cluster) RestartAPIServer(ctx context.Context) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("kube-apiserver not ready after a restart: %w", err)
 	}
 	return time.Now(), nil
+}
+
+// KubeControllerManagerControllers are the controllers Start runs in
+// kube-controller-manager (the Routes' Services have no selector: no
+// Endpoints or EndpointSlice controller).
+const KubeControllerManagerControllers = "garbage-collector-controller,endpointslice-mirroring-controller,namespace-controller,clusterrole-aggregation-controller"
+
+// RestartControllerManager stops kube-controller-manager and starts it
+// again running controllers (a --controllers value) instead.
+func (c *Cluster) RestartControllerManager(controllers string) error {
+	i := slices.IndexFunc(c.procs, func(p *exec.Cmd) bool { return filepath.Base(p.Path) == "kube-controller-manager" })
+	if i < 0 {
+		return errors.New("kube-controller-manager is not running")
+	}
+	old := c.procs[i]
+	stop(old)
+	args := slices.Clone(old.Args[1:])
+	if j := slices.Index(args, "--controllers"); j >= 0 && j+1 < len(args) {
+		args[j+1] = controllers
+	}
+	cmd, err := Run(filepath.Join(c.Dir, "kube-controller-manager.log"), nil, old.Path, args...)
+	if err != nil {
+		return fmt.Errorf("failed to start kube-controller-manager again: %w", err)
+	}
+	c.procs[i] = cmd
+	return nil
 }
 
 // Pid returns the process id of the control-plane program whose binary is

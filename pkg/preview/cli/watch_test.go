@@ -22,11 +22,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
@@ -34,6 +36,7 @@ import (
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clientgotesting "k8s.io/client-go/testing"
 
+	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/preview"
 )
 
@@ -290,5 +293,43 @@ func TestNamespaceScopedUser(t *testing.T) {
 	code, _, errOut := run(t, c, "status", "--watch", "-A")
 	if code != 1 || !strings.Contains(errOut, "permission denied to list") {
 		t.Errorf("status --watch -A: exit %d, stderr %q; want 1 and permission denied", code, errOut)
+	}
+}
+
+// TestNamespaceMode: a Namespace's route-address-mode annotation is the
+// mode of its Routes in plan and status; a user who may not read
+// Namespaces is warned, once, that it is not seen.
+func TestNamespaceMode(t *testing.T) {
+	c, kube, _ := world("EndpointSlices")
+	if _, err := kube.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
+		Name: "other", Annotations: map[string]string{netcfg.RouteAddressModeAnnotationKey: "ExternalName"},
+	}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := run(t, c, "plan", "--mode", "endpointslices", "-A")
+	if want := "Namespaces with a mode of their own (annotation networking.knative.dev/route-address-mode): other=externalname"; !strings.Contains(out, want) {
+		t.Errorf("plan -A: stdout %q, want %q", out, want)
+	}
+	_, out, _ = run(t, c, "plan", "--mode", "endpointslices", "-A", "-o", "json")
+	var rep preview.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err, out)
+	}
+	modes := map[string]netcfg.RouteAddressMode{}
+	for _, r := range rep.Routes {
+		modes[r.Namespace] = r.Mode
+	}
+	if want := map[string]netcfg.RouteAddressMode{"default": "endpointslices", "other": "externalname"}; !maps.Equal(modes, want) {
+		t.Errorf("plan -A -o json: the Routes' modes by namespace %v, want %v", modes, want)
+	}
+
+	for _, verb := range []string{"get", "list"} {
+		kube.PrependReactor(verb, "namespaces", func(a clientgotesting.Action) (bool, kruntime.Object, error) {
+			return true, nil, apierrs.NewForbidden(a.GetResource().GroupResource(), "", errors.New("RBAC: access denied"))
+		})
+	}
+	code, _, errOut := run(t, c, "plan", "--mode", "endpointslices", "-A")
+	if code == 1 || strings.Count(errOut, "Warning: cannot read Namespaces") != 1 {
+		t.Errorf("plan -A without Namespaces: exit %d, stderr %q; want one warning that Namespaces cannot be read", code, errOut)
 	}
 }
