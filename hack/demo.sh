@@ -20,8 +20,8 @@
 # default, one reading EndpointSlices), creates a Route with a tag whose
 # KIngress reports a DomainInternal and an Ingress that sends
 # hello.example.com through Skipper to the Route's Service, then switches
-# route-address-mode from ExternalName to EndpointSlices and to
-# EndpointsAndSlices and shows the Services, Endpoints, EndpointSlices, DNS
+# route-address-mode from externalname to endpointslices and to
+# endpointsandslices and shows the Services, Endpoints, EndpointSlices, DNS
 # answers and what Skipper answers. As root, a stand-in for the internal
 # gateway answers inside a network namespace, so requests get a real reply.
 # Everything keeps running until Ctrl-C.
@@ -102,26 +102,26 @@ wait_for() { # description, command...
 svc_type() { k -n demo get svc "$1" -o jsonpath='{.spec.type}/{.spec.clusterIP}'; }
 
 wait_for "ExternalName Services" bash -c '[[ "$(kubectl -n demo get svc canary-hello -o jsonpath={.spec.externalName})" == kourier-internal.* ]]'
-step "Mode ExternalName (upstream behaviour)"
+step "Mode externalname (serving's behaviour)"
 k -n demo get svc,endpoints,endpointslices -l serving.knative.dev/route=hello 2>&1 | grep -v "^Warning: v1 Endpoints is deprecated"
 echo; "${BIN}/dnsq" -server "${DNS}" "${names[@]}"
 settle_skipper
 echo; through_skipper
 
-step "kubectl patch configmap/config-network: route-address-mode=EndpointSlices"
-k -n knative-serving patch configmap/config-network --type merge -p '{"data":{"route-address-mode":"EndpointSlices"}}'
+step "kubectl patch configmap/config-network: route-address-mode=endpointslices"
+k -n knative-serving patch configmap/config-network --type merge -p '{"data":{"route-address-mode":"endpointslices"}}'
 wait_for "headless Services" bash -c '[[ "$(kubectl -n demo get svc canary-hello -o jsonpath={.spec.clusterIP})" == None && "$(kubectl -n demo get svc hello -o jsonpath={.spec.clusterIP})" == None ]]'
 wait_for "EndpointSlices" bash -c '[[ $(kubectl -n demo get endpointslices -l serving.knative.dev/route=hello -o name | wc -l) -eq 2 ]]'
 sleep 6 # CoreDNS's cache TTL is 5 s
-step "Mode EndpointSlices"
+step "Mode endpointslices"
 k -n demo get svc,endpoints,endpointslices -l serving.knative.dev/route=hello 2>&1 | grep -v "^Warning: v1 Endpoints is deprecated"
 echo; "${BIN}/dnsq" -server "${DNS}" "${names[@]}"
 settle_skipper
 echo; through_skipper
 echo; k -n demo get events --field-selector involvedObject.name=hello --sort-by=.lastTimestamp -o custom-columns=TYPE:.type,REASON:.reason,MESSAGE:.message | tail -8
 
-step "kubectl patch configmap/config-network: route-address-mode=EndpointsAndSlices (Skipper's default reads v1 Endpoints)"
-k -n knative-serving patch configmap/config-network --type merge -p '{"data":{"route-address-mode":"EndpointsAndSlices"}}'
+step "kubectl patch configmap/config-network: route-address-mode=endpointsandslices (Skipper's default reads v1 Endpoints)"
+k -n knative-serving patch configmap/config-network --type merge -p '{"data":{"route-address-mode":"endpointsandslices"}}'
 wait_for "Endpoints" bash -c 'kubectl -n demo get endpoints hello -o jsonpath={.subsets[0].addresses[0].ip} 2>/dev/null | grep -q .'
 settle_skipper
 through_skipper
