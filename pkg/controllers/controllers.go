@@ -125,15 +125,11 @@ func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *contr
 	// leaves config-network's.
 	namespaces := namespaceinformer.Get(ctx)
 	fenced := fence.New(kubeclient.Get(ctx), func(ns string) bool {
-		network := store.Load().Network
-		if network == nil {
-			return false
-		}
-		mode := network.RouteAddressMode
+		var annotations map[string]string
 		if n, err := namespaces.Lister().Get(ns); err == nil {
-			mode, _ = network.RouteAddressModeFor(n.Annotations)
+			annotations = n.Annotations
 		}
-		return mode.Managed()
+		return store.ModeFor(annotations).Managed()
 	})
 	ctx = context.WithValue(ctx, kubeclient.Key{}, fenced)
 	// The route reconciler lists a Route's Services by label: through the

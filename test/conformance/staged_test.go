@@ -68,11 +68,7 @@ func staged(t *testing.T, ip string) {
 	each := func(ns string, want shape) {
 		t.Helper()
 		for _, n := range []string{"hello", "tag-hello"} {
-			if want.Headless {
-				waitShape(t, ns, n, named(want, n))
-			} else {
-				waitShape(t, ns, n, want)
-			}
+			waitShape(t, ns, n, named(want, n))
 			answers(t, fqdn(ns, n), ip)
 		}
 	}

@@ -45,7 +45,7 @@ func TestStore(t *testing.T) {
 		}
 	})
 
-	if got := store.Mode(); got != netcfg.RouteAddressModeExternalName {
+	if got := store.ModeFor(nil); got != netcfg.RouteAddressModeExternalName {
 		t.Errorf("Mode() before load = %s, want %s", got, netcfg.RouteAddressModeExternalName)
 	}
 
@@ -67,7 +67,7 @@ func TestStore(t *testing.T) {
 	// A bad value in an update keeps the last good configuration, and
 	// stores nothing.
 	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{netcfg.RouteAddressModeKey: "nonsense"}))
-	if got := store.Mode(); got != netcfg.RouteAddressModeEndpointSlices {
+	if got := store.ModeFor(nil); got != netcfg.RouteAddressModeEndpointSlices {
 		t.Errorf("Mode() after bad update = %s, want %s", got, netcfg.RouteAddressModeEndpointSlices)
 	}
 	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{netcfg.RouteAddressModeKey: "Endpoints"}))

@@ -132,11 +132,15 @@ func (s *Store) Load() *Config {
 	return c
 }
 
-// Mode returns the configured mode, and ModeExternalName while config-network
-// has not been loaded yet.
-func (s *Store) Mode() netcfg.RouteAddressMode {
-	if nc, ok := s.UntypedLoad(netcfg.ConfigMapName).(*netcfg.Config); ok {
-		return nc.RouteAddressMode
+// ModeFor returns the mode of the Routes in a Namespace with these
+// annotations (nil: the configured mode), as netcfg.Config.RouteAddressModeFor
+// reads them, and ModeExternalName while config-network has not been loaded
+// yet.
+func (s *Store) ModeFor(annotations map[string]string) netcfg.RouteAddressMode {
+	nc, ok := s.UntypedLoad(netcfg.ConfigMapName).(*netcfg.Config)
+	if !ok {
+		return netcfg.RouteAddressModeExternalName
 	}
-	return netcfg.RouteAddressModeExternalName
+	mode, _ := nc.RouteAddressModeFor(annotations)
+	return mode
 }
