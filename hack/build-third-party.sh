@@ -25,6 +25,11 @@
 #                  promtool: what every e2e test needs
 #   ingresses      Skipper and Contour: TestSkipper, TestContour and the demo
 # With no argument, both.
+#
+# ROUTE_ADDRESS_KUBERNETES_VERSION=vX.Y.Z builds that kube-apiserver and
+# kube-controller-manager instead of third_party/kubernetes's (test/cluster
+# reads the same variable): from a scratch copy of that module with each
+# k8s.io/kubernetes and staging version replaced, tidied (hack/e2e-kubernetes.sh).
 
 set -o errexit
 set -o nounset
@@ -34,7 +39,8 @@ REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 
 BIN_DIR="${ROUTE_ADDRESS_BIN_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/route-address/bin}"
 # Keep in step with test/cluster/cluster.go.
-K8S_VERSION=v1.34.2
+K8S_DEFAULT_VERSION=v1.34.2
+K8S_VERSION="${ROUTE_ADDRESS_KUBERNETES_VERSION:-${K8S_DEFAULT_VERSION}}"
 ETCD_VERSION=v3.6.16
 COREDNS_VERSION=v1.14.7
 SKIPPER_VERSION=v0.27.54
@@ -58,15 +64,59 @@ build() {
     echo "building ${name} (${pkg}) into ${out} (first run on this machine: several minutes)"
     mkdir -p "${out}"
     local start=${SECONDS}
-    (cd "${REPO_ROOT_DIR}/third_party/${mod}" && GOFLAGS=-mod=mod go build -ldflags "-s -w ${ldflags}" -o "${out}/${name}" "${pkg}")
+    (cd "${MOD_DIRS[${mod}]:-${REPO_ROOT_DIR}/third_party/${mod}}" && GOFLAGS=-mod=mod go build -ldflags "-s -w ${ldflags}" -o "${out}/${name}" "${pkg}")
     echo "built ${name} in $((SECONDS - start))s"
   done
 }
 
+k8s_minor="${K8S_VERSION#v1.}"
+k8s_minor="${k8s_minor%%.*}"
 k8s_ldflags="-X k8s.io/component-base/version.gitVersion=${K8S_VERSION}"
-k8s_ldflags+=" -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=34"
+k8s_ldflags+=" -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=${k8s_minor}"
+
+# Module directories that are not third_party/NAME.
+declare -A MOD_DIRS=()
+
+# kubernetes_module: for a version other than third_party/kubernetes's, a
+# scratch module in BIN_DIR that requires k8s.io/kubernetes at that version
+# and replaces each staging module its go.mod names (./staging/src/k8s.io/X)
+# with X at the matching v0.Y.Z, tidied: its go.sum is the module proxy's and
+# the checksum database's.
+kubernetes_module() {
+  [[ "${K8S_VERSION}" != "${K8S_DEFAULT_VERSION}" ]] || return 0
+  local dir="${BIN_DIR}/kubernetes-${K8S_VERSION}/module"
+  MOD_DIRS[kubernetes]="${dir}"
+  [[ ! -f "${dir}/go.sum" ]] || return 0
+  echo "resolving k8s.io/kubernetes ${K8S_VERSION} in ${dir}"
+  mkdir -p "${dir}"
+  local upstream
+  upstream="$(cd "${dir}" && go mod download -json "k8s.io/kubernetes@${K8S_VERSION}" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')"
+  {
+    echo "module knative.dev/route-address/third_party/kubernetes-${K8S_VERSION}"
+    echo
+    echo "go 1.26"
+    echo
+    echo "require k8s.io/kubernetes ${K8S_VERSION}"
+    echo
+    echo "replace ("
+    sed -n "s|^[[:space:]]*\(k8s.io/[a-z0-9-]*\) => ./staging/src/.*|\t\1 => \1 v0.${K8S_VERSION#v1.}|p" "${upstream}"
+    echo ")"
+  } >"${dir}/go.mod"
+  cat >"${dir}/tools.go" <<'GO'
+//go:build tools
+
+package tools
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+)
+GO
+  (cd "${dir}" && go mod tidy)
+}
 
 control_plane() {
+  kubernetes_module
   build etcd "${BIN_DIR}/etcd-${ETCD_VERSION}" "" etcd=go.etcd.io/etcd/server/v3
   # CoreDNS with the plugins the Corefile uses only (third_party/coredns/main.go).
   build coredns "${BIN_DIR}/coredns-${COREDNS_VERSION}-kubernetes" "" coredns=.

@@ -38,10 +38,23 @@ import (
 // Versions of the programs the control plane runs; hack/build-third-party.sh
 // builds them from third_party/ into BinDir, keyed by these.
 const (
-	KubernetesVersion = "v1.34.2"
-	EtcdVersion       = "v3.6.16"
-	CoreDNSVersion    = "v1.14.7"
+	// DefaultKubernetesVersion is third_party/kubernetes's, the one the
+	// test command runs.
+	DefaultKubernetesVersion = "v1.34.2"
+	EtcdVersion              = "v3.6.16"
+	CoreDNSVersion           = "v1.14.7"
 )
+
+// KubernetesVersion is the version of the kube-apiserver and
+// kube-controller-manager the control plane runs:
+// $ROUTE_ADDRESS_KUBERNETES_VERSION (hack/e2e-kubernetes.sh sets it), else
+// DefaultKubernetesVersion.
+func KubernetesVersion() string {
+	if v := os.Getenv("ROUTE_ADDRESS_KUBERNETES_VERSION"); v != "" {
+		return v
+	}
+	return DefaultKubernetesVersion
+}
 
 // ServiceCIDR is the cluster's Service range. It lies in 198.18.0.0/15, which
 // this machine does not use, so that tests can route part of it into a
@@ -66,7 +79,7 @@ func BinDir() string {
 func Binary(name string) string {
 	switch name {
 	case "kube-apiserver", "kube-controller-manager":
-		return filepath.Join(BinDir(), "kubernetes-"+KubernetesVersion, name)
+		return filepath.Join(BinDir(), "kubernetes-"+KubernetesVersion(), name)
 	case "etcd":
 		return filepath.Join(BinDir(), "etcd-"+EtcdVersion, name)
 	case "coredns":

@@ -131,7 +131,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer stopController()
-	fmt.Printf("local control plane and controller up in %s (logs in %s)\n", time.Since(start).Round(time.Millisecond), c.Dir)
+	fmt.Printf("local control plane (Kubernetes %s) and controller up in %s (logs in %s)\n", cluster.KubernetesVersion(), time.Since(start).Round(time.Millisecond), c.Dir)
 	return m.Run()
 }
 
