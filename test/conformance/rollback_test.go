@@ -25,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -222,6 +223,108 @@ func TestRollback(t *testing.T) {
 				}
 				t.Logf("%s, %s: %d lookups during and after cleanup, %d answered the stale address", mode, how, n, len(fails))
 			})
+		}
+	}
+}
+
+// TestServingReapplied: serving's release applied again over route-address
+// while a managed mode is set (serving's stock controller back, the key
+// still set), then route-address installed again, as docs/operating.md "Re-apply
+// or upgrade Knative Serving" describes. Under the stock controller a
+// DomainInternal name is recreated as ExternalName (upstream's delete and
+// create: its own gap, counted and logged) and an IP name keeps answering;
+// once route-address is back, every name has its headless Service and our
+// objects again, and no lookup fails on the way.
+func TestServingReapplied(t *testing.T) {
+	needLocal(t)
+	setMode(t, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled)
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.120", 80)
+	ns := namespace(t, "reapply")
+	lbs := []struct {
+		route string
+		entry netv1alpha1.LoadBalancerIngressStatus
+		ip    string
+	}{
+		{"internal", internalEntry(fmt.Sprintf(gwDomain, gw)), "198.19.0.120"},
+		{"byip", ipEntry("198.19.0.121"), "198.19.0.121"},
+	}
+	switched := map[string]shape{}
+	for _, l := range lbs {
+		route(t, ns, l.route)
+		setLoadBalancer(t, ns, l.route, l.entry)
+		waitDNS(t, fqdn(ns, l.route), "A/AAAA "+l.ip)
+		eventually(t, l.route+" switched", func() error {
+			s, err := observe(ns, l.route)
+			if err != nil {
+				return err
+			}
+			if !s.Headless || len(s.Slices) == 0 || len(s.Endpoints) == 0 {
+				return fmt.Errorf("got %+v", s)
+			}
+			switched[l.route] = s
+			return nil
+		})
+	}
+
+	// serving's release applied again: the stock controller, the key set.
+	probes := map[string]*prober{}
+	for _, l := range lbs {
+		probes[l.route] = probe([]string{l.ip}, fqdn(ns, l.route))
+	}
+	restore := swapToStock(t)
+	restored := false
+	defer func() {
+		if !restored {
+			restore()
+		}
+	}()
+	eventually(t, "the stock controller made internal ExternalName", func() error {
+		s, err := observe(ns, "internal")
+		if err != nil {
+			return err
+		}
+		if s.Type != corev1.ServiceTypeExternalName {
+			return fmt.Errorf("got %+v", s)
+		}
+		return nil
+	})
+	time.Sleep(2 * time.Second)
+	for _, l := range lbs {
+		n, fails := probes[l.route].take()
+		probes[l.route].close()
+		t.Logf("stock controller, key set: %s: %d lookups, %d failed (%v)", l.route, n, len(fails), gapOf(fails))
+		if n == 0 {
+			t.Error("the prober made no lookup")
+		}
+		// Only upstream's delete and create of the DomainInternal name.
+		if len(fails) > 0 && l.route != "internal" {
+			t.Errorf("%s under the stock controller: %d failed lookups, first: %+v", l.route, len(fails), fails[0])
+		}
+	}
+
+	// route-address installed again.
+	for _, l := range lbs {
+		probes[l.route] = probe([]string{l.ip}, fqdn(ns, l.route))
+	}
+	back := time.Now()
+	restore()
+	restored = true
+	for _, l := range lbs {
+		waitShape(t, ns, l.route, switched[l.route])
+	}
+	time.Sleep(time.Second)
+	t.Logf("route-address again: every name as it was switched %v after its start; writes: %s",
+		time.Since(back).Round(10*time.Millisecond), summarizeWrites(auditWrites(t, back, ns)))
+	for _, l := range lbs {
+		n, fails := probes[l.route].take()
+		probes[l.route].close()
+		t.Logf("route-address again: %s: %d lookups, %d failed", l.route, n, len(fails))
+		if n == 0 {
+			t.Error("the prober made no lookup")
+		}
+		for _, f := range fails {
+			t.Errorf("%s with route-address back: %+v", l.route, f)
 		}
 	}
 }
