@@ -227,19 +227,60 @@ func OwnerUID(refs []metav1.OwnerReference, uid types.UID) []metav1.OwnerReferen
 	return out
 }
 
-// target plans one name in a mode where we own the Service.
+// target plans one name in a mode where we own the Service: nothing if
+// somebody else's object holds the name; what it has if there is no load
+// balancer; else its Service, then its slices and Endpoints, in the phase
+// the Service's change puts them in.
 func (p *planner) target(t *resources.Addressing) {
 	svc, ep, ss := p.service(t.Name), p.endpointsOf(t.Name), p.slicesOf(t.Name)
+	if p.blockedBy(svc, ep, ss) {
+		return
+	}
+	if t.NoLoadBalancer {
+		p.keep(t, svc, ep, ss)
+		return
+	}
+	// A name in Endpoints mode answers through the slice kube-controller-
+	// manager mirrors from its Endpoints, some time after they are
+	// written: until that slice serves the addresses, an ExternalName
+	// Service is not turned headless and our slices are not deleted.
+	wait := len(t.Slices) == 0 && headlessService(t.Service) && t.Endpoints != nil && !p.mirrorServes(t.Endpoints)
+	ph := p.targetService(t, svc, wait)
+	p.targetSlices(t, svc, ss, ph, wait)
+	p.targetEndpoints(t, ep, ph)
+}
 
-	// Anything with this name that the Route does not control blocks the
-	// whole name: writing around it would serve addresses through, or next
-	// to, somebody else's object.
+// endpointsPhase is when a name's Endpoints and slices are written,
+// relative to its Service.
+type endpointsPhase int
+
+const (
+	// beforeService: the Service stays; they go first (prepareOps), so
+	// that an ExternalName Service turns headless with its addresses
+	// already there.
+	beforeService endpointsPhase = iota
+	// afterService: the Service is created or recreated; they follow it
+	// (afterOps), controlled by the new Service.
+	afterService
+)
+
+// ops is the list of operations of phase ph.
+func (p *planner) ops(ph endpointsPhase) *[]Op {
+	if ph == afterService {
+		return &p.afterOps
+	}
+	return &p.prepareOps
+}
+
+// blockedBy blocks the name when anything under it that the Route does not
+// control holds it: writing around it would serve addresses through, or
+// next to, somebody else's object. Endpoints and slices of ours under
+// somebody else's Service go.
+func (p *planner) blockedBy(svc *corev1.Service, ep *corev1.Endpoints, ss []*discoveryv1.EndpointSlice) bool {
 	blocked := false
 	if svc != nil && !p.controlled(svc) {
 		p.block(KindService, svc.Name)
 		blocked = true
-		// Endpoints and slices of ours under this name would add addresses
-		// to somebody else's Service: they go.
 		if ep != nil && p.controlled(ep) {
 			p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "the Service is not the Route's"})
 		}
@@ -259,68 +300,64 @@ func (p *planner) target(t *resources.Addressing) {
 			blocked = true
 		}
 	}
-	if blocked {
-		return
-	}
+	return blocked
+}
 
-	if t.NoLoadBalancer {
-		// No load balancer: the name keeps what it has; a missing Service
-		// comes back (headless, with its last endpoints, if any). Slices
-		// of the deleted Service are garbage collected: they are made
-		// again, from what they held, for the new one.
-		if svc == nil {
-			p.serviceOps = append(p.serviceOps, Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: "missing"})
-			for _, have := range ss {
-				p.afterOps = append(p.afterOps, replaceSlice(have, keptSlice(have), "its Service was replaced")...)
-			}
-		} else if servesAddresses(ep, ss) {
-			p.noLoadBalancer = append(p.noLoadBalancer, t.Name)
-		}
-		return
-	}
-
-	// A name in Endpoints mode answers through the slice kube-controller-
-	// manager mirrors from its Endpoints, some time after they are
-	// written: until that slice serves the addresses, an ExternalName
-	// Service is not turned headless and our slices are not deleted.
-	wait := len(t.Slices) == 0 && headlessService(t.Service) && t.Endpoints != nil && !p.mirrorServes(t.Endpoints)
-
-	// Service. Endpoints go before a Service that stays (so an ExternalName
-	// Service turns headless with its addresses already there), after one
-	// that is created or recreated.
-	endpointsPhase := &p.prepareOps
+// keep plans a name without a load balancer: it keeps what it has; a
+// missing Service comes back (headless, with its last endpoints, if any).
+// Slices of the deleted Service are garbage collected: they are made
+// again, from what they held, for the new one.
+func (p *planner) keep(t *resources.Addressing, svc *corev1.Service, ep *corev1.Endpoints, ss []*discoveryv1.EndpointSlice) {
 	if svc == nil {
 		p.serviceOps = append(p.serviceOps, Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: "missing"})
-		endpointsPhase = &p.afterOps
-	} else {
-		switch change, reason := diffService(t.Service, svc); change {
-		case recreate:
-			p.serviceOps = append(p.serviceOps,
-				Op{Verb: Delete, Kind: KindService, Object: svc, Reason: reason},
-				Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: reason})
-			endpointsPhase = &p.afterOps
-		case update:
-			if wait && svc.Spec.Type == corev1.ServiceTypeExternalName {
-				p.waiting = append(p.waiting, t.Name)
-				break
-			}
+		for _, have := range ss {
+			p.afterOps = append(p.afterOps, replaceSlice(have, keptSlice(have), "its Service was replaced")...)
+		}
+	} else if servesAddresses(ep, ss) {
+		p.noLoadBalancer = append(p.noLoadBalancer, t.Name)
+	}
+}
+
+// targetService plans the name's Service and returns the phase of its
+// Endpoints and slices. An ExternalName Service that must wait for the
+// mirrored slice (wait) is not turned headless yet.
+func (p *planner) targetService(t *resources.Addressing, svc *corev1.Service, wait bool) endpointsPhase {
+	if svc == nil {
+		p.serviceOps = append(p.serviceOps, Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: "missing"})
+		return afterService
+	}
+	switch change, reason := diffService(t.Service, svc); change {
+	case recreate:
+		p.serviceOps = append(p.serviceOps,
+			Op{Verb: Delete, Kind: KindService, Object: svc, Reason: reason},
+			Op{Verb: Create, Kind: KindService, Object: t.Service, Reason: reason})
+		return afterService
+	case update:
+		if wait && svc.Spec.Type == corev1.ServiceTypeExternalName {
+			p.waiting = append(p.waiting, t.Name)
+		} else {
 			p.serviceOps = append(p.serviceOps, Op{Verb: Update, Kind: KindService, Object: updatedService(t.Service, svc), Reason: reason})
 		}
 	}
+	return beforeService
+}
 
-	// EndpointSlices, matched by name, controlled by their Service, before
-	// the Endpoints: an Endpoints that gets the skip-mirror label loses its
-	// mirrored slice, and ours must be there by then. The Service's UID is
-	// known here when it stays; the executor fills it in (BindOwner) when
-	// the Service is created by the same plan.
+// targetSlices plans the name's EndpointSlices, matched by name and
+// controlled by their Service, in phase ph, before its Endpoints: an
+// Endpoints that gets the skip-mirror label loses its mirrored slice, and
+// ours must be there by then. The Service's UID is known when it stays;
+// the executor fills it in (BindOwner) when the plan creates the Service.
+// Slices no longer wanted go, unless the name waits for its mirrored
+// slice (wait) while its Service stays.
+func (p *planner) targetSlices(t *resources.Addressing, svc *corev1.Service, ss []*discoveryv1.EndpointSlice, ph endpointsPhase, wait bool) {
 	var uid types.UID
-	if endpointsPhase == &p.prepareOps {
+	if ph == beforeService {
 		uid = svc.UID
 	}
-	recreated := endpointsPhase == &p.afterOps
+	recreated := ph == afterService
 	wantSlices := split(t.Slices, ss)
 	for _, want := range wantSlices {
-		*endpointsPhase = append(*endpointsPhase, p.sliceOps(want, findSlice(ss, want.Name), svc, uid, recreated)...)
+		*p.ops(ph) = append(*p.ops(ph), p.sliceOps(want, findSlice(ss, want.Name), svc, uid, recreated)...)
 	}
 	waitSlices := false
 	for _, have := range ss {
@@ -336,14 +373,18 @@ func (p *planner) target(t *resources.Addressing) {
 	if waitSlices && !slices.Contains(p.waiting, t.Name) {
 		p.waiting = append(p.waiting, t.Name)
 	}
+}
 
-	// Endpoints.
-	if t.Endpoints == nil && ep != nil {
+// targetEndpoints plans the name's Endpoints in phase ph; unwanted ones go
+// with the cleanup.
+func (p *planner) targetEndpoints(t *resources.Addressing, ep *corev1.Endpoints, ph endpointsPhase) {
+	switch {
+	case t.Endpoints == nil && ep != nil:
 		p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "not desired"})
-	} else if t.Endpoints != nil && ep == nil {
-		*endpointsPhase = append(*endpointsPhase, Op{Verb: Create, Kind: KindEndpoints, Object: t.Endpoints, Reason: "missing"})
-	} else if t.Endpoints != nil && !endpointsEqual(t.Endpoints, ep) {
-		*endpointsPhase = append(*endpointsPhase, Op{Verb: Update, Kind: KindEndpoints, Object: updatedEndpoints(t.Endpoints, ep), Reason: "differs"})
+	case t.Endpoints != nil && ep == nil:
+		*p.ops(ph) = append(*p.ops(ph), Op{Verb: Create, Kind: KindEndpoints, Object: t.Endpoints, Reason: "missing"})
+	case t.Endpoints != nil && !endpointsEqual(t.Endpoints, ep):
+		*p.ops(ph) = append(*p.ops(ph), Op{Verb: Update, Kind: KindEndpoints, Object: updatedEndpoints(t.Endpoints, ep), Reason: "differs"})
 	}
 }
 
