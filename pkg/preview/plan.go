@@ -113,8 +113,8 @@ func nextShape(a *resources.Addressing, mode netcfg.RouteAddressMode) string {
 	}
 	// ExternalName mode: upstream's route reconciler decides.
 	switch {
-	case a.RouteReconciler.Refused:
-		return "unchanged (upstream refuses the load balancer)"
+	case a.RouteReconciler.Refusal != "":
+		return "unchanged (upstream refuses the load balancer: " + a.RouteReconciler.Refusal + ")"
 	case !a.RouteReconciler.Ready:
 		return "unchanged (upstream: no load balancer)"
 	case a.RouteReconciler.Endpoints:

@@ -487,10 +487,10 @@ func (p *planner) release(t *resources.Addressing) {
 	up := t.RouteReconciler
 	headless := headlessService(svc)
 
-	if headless && !up.Ready && (ep == nil || ours) && (up.Refused || !servesAddresses(ep, ss)) {
+	if headless && !up.Ready && (ep == nil || ours) && (up.Refusal != "" || !servesAddresses(ep, ss)) {
 		reason := "released to the route reconciler: placeholder"
-		if up.Refused {
-			reason = "released to the route reconciler, which refuses the load balancer"
+		if up.Refusal != "" {
+			reason = "released to the route reconciler, which refuses the load balancer: " + up.Refusal
 		}
 		p.serviceOps = append(p.serviceOps, Op{Verb: Delete, Kind: KindService, Object: svc, Reason: reason})
 		headless = false

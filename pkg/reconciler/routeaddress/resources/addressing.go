@@ -125,7 +125,7 @@ func MakeAddressing(ctx context.Context, route *v1.Route, placeholder *Placehold
 			if pair, err := routeresources.MakeK8sService(ctx, route, tag, ing, isPrivate); err == nil {
 				a.RouteReconciler = RouteReconcilerShape{Ready: true, Endpoints: pair.Endpoints != nil}
 			} else {
-				a.RouteReconciler = RouteReconcilerShape{Refused: true}
+				a.RouteReconciler = RouteReconcilerShape{Refusal: err.Error()}
 			}
 		}
 		return a, nil

@@ -109,8 +109,9 @@ type RouteReconcilerShape struct {
 	Ready bool
 	// Endpoints: the route reconciler keeps a core/v1 Endpoints (an IP load balancer).
 	Endpoints bool
-	// Refused: the route reconciler cannot make a Service of the load balancer.
-	Refused bool
+	// Refusal is why the route reconciler cannot make a Service of the load
+	// balancer (its constructor's error), "" when it can.
+	Refusal string
 }
 
 // LoadBalancer returns the load balancer status the route reconciler would use for a

@@ -32,6 +32,10 @@ import (
 // lbCase is a load balancer status, the Services it may name, and what it
 // resolves to (the rest of what MakeAddressing makes of it in
 // addressing_test.go).
+// refusesTwo is the route reconciler's error for a load balancer of more
+// than one entry (MakeK8sService).
+const refusesTwo = "more than one ingress are specified in status(LoadBalancer) of Ingress hello"
+
 type lbCase struct {
 	name string
 	// entries of the private load balancer; nil with noIngress means no
@@ -65,7 +69,7 @@ var lbCases = []lbCase{{
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("fd00::7"), IP("10.0.0.7")},
 	addrs:    []string{"10.0.0.7", "fd00::7"},
 	port:     80,
-	handback: RouteReconcilerShape{Refused: true}, // the route reconciler refuses more than one entry
+	handback: RouteReconcilerShape{Refusal: refusesTwo}, // the route reconciler refuses more than one entry
 }, {
 	name:     "IP and DomainInternal in one entry (net-contour)",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{{IP: "10.0.0.8", DomainInternal: GatewayDomain}},
@@ -198,7 +202,7 @@ var lbCases = []lbCase{{
 	addrs:    []string{"10.0.0.7"},
 	port:     80,
 	problems: []Reason{ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed, ReasonAddressNotAllowed},
-	handback: RouteReconcilerShape{Refused: true},
+	handback: RouteReconcilerShape{Refusal: refusesTwo},
 }, {
 	name:     "IPv4-mapped IPv6 address: used as IPv4, and said so",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("::ffff:10.0.0.7")},
@@ -250,7 +254,7 @@ var lbCases = []lbCase{{
 	port:       80,
 	problems:   []Reason{ReasonExternalDomain},
 	referenced: true,
-	handback:   RouteReconcilerShape{Refused: true},
+	handback:   RouteReconcilerShape{Refusal: refusesTwo},
 }, {
 	name:     "entries on different ports",
 	entries:  []netv1alpha1.LoadBalancerIngressStatus{IP("10.0.0.7"), DomainInternal(GatewayDomain)},
@@ -260,7 +264,7 @@ var lbCases = []lbCase{{
 	problems: []Reason{ReasonPortMismatch},
 	// the second entry is still looked at, so it is still tracked.
 	referenced: true,
-	handback:   RouteReconcilerShape{Refused: true},
+	handback:   RouteReconcilerShape{Refusal: refusesTwo},
 }}
 
 func (c lbCase) inputs() (*netv1alpha1.Ingress, []*corev1.Service) {
