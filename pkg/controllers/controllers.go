@@ -91,12 +91,12 @@ func WithInformerSelectors(ctx context.Context) context.Context {
 // (routeIndexedServices). When the mode changes, every Route is resynced (a
 // Namespace's annotation: its Routes) so that upstream writes its shapes
 // again (or stops). Building it also makes the binary's per-Route
-// informers drop managedFields (dropManagedFieldsFrom).
+// informers trim what they cache (trimFrom).
 func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *controller.Impl {
 	logger := logging.FromContext(ctx).Named("route-fence")
 	// Here because every binary of this repository builds this controller
 	// (and controllers are built before informers start).
-	dropManagedFieldsFrom(ctx)
+	trimFrom(ctx)
 	var impl atomic.Pointer[controller.Impl]
 	var lastManaged atomic.Int32 // 0 unknown, 1 ExternalName, 2 managed
 	// The routeaddress controller's store reports bad values; this one

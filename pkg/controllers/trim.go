@@ -18,7 +18,10 @@ package controllers
 
 import (
 	"context"
+	"sync"
 
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
 
@@ -60,25 +63,131 @@ func perRouteInformers(ctx context.Context) []cache.SharedIndexInformer {
 	}
 }
 
-// dropManagedFieldsFrom makes the informers of perRouteInformers drop each
-// object's managedFields as it is cached. No reconciler reads them, they are
-// often the largest part of an object, and an update sent from a cached
-// copy without them leaves the stored ones as they are (the apiserver keeps
-// an object's managedFields when a write omits them). It must run before
-// the informers start: while controllers are built.
-func dropManagedFieldsFrom(ctx context.Context) {
+// trimFrom makes the informers of perRouteInformers trim each object as
+// they cache it (trim). It must run before the informers start: while
+// controllers are built.
+func trimFrom(ctx context.Context) {
+	t := newTrimmer(maxShared)
 	for _, inf := range perRouteInformers(ctx) {
-		if err := inf.SetTransform(dropManagedFields); err != nil {
-			logging.FromContext(ctx).Errorw("Failed to make an informer drop managedFields", "error", err)
+		if err := inf.SetTransform(t.trim); err != nil {
+			logging.FromContext(ctx).Errorw("Failed to make an informer trim the objects it caches", "error", err)
 		}
 	}
 }
 
-// dropManagedFields is a cache.TransformFunc that clears an object's
-// managedFields; a tombstone or anything without metadata passes as it is.
-func dropManagedFields(obj interface{}) (interface{}, error) {
-	if m, err := meta.Accessor(obj); err == nil {
-		m.SetManagedFields(nil)
+// maxShared bounds the strings a trimmer shares: the first that informers
+// see (the keys and values every object repeats among them), about 200 KiB
+// at most.
+const maxShared = 4096
+
+// trimmer is a cache.TransformFunc's state: the strings it shares.
+type trimmer struct {
+	mu     sync.Mutex
+	shared map[string]string
+	max    int
+}
+
+func newTrimmer(max int) *trimmer {
+	return &trimmer{shared: make(map[string]string, max), max: max}
+}
+
+// trim is a cache.TransformFunc that makes an object cost less in the
+// cache without changing what any reader sees:
+//   - it clears managedFields: no reconciler reads them, they are often
+//     the largest part of an object, and an update sent from a cached
+//     copy without them leaves the stored ones as they are (the apiserver
+//     keeps an object's managedFields when a write omits them);
+//   - the strings that objects repeat (namespaces, label and annotation
+//     keys, label values, owners' kinds and API versions, port names and
+//     protocols, a Service's type and ExternalName) point at one shared
+//     copy, up to maxShared of them, instead of each decoded object's own;
+//   - a label map is made again at its size.
+//
+// A tombstone or anything without metadata passes as it is. Strings are
+// immutable, so sharing them cannot let a reader that writes to its copy
+// change another object.
+func (t *trimmer) trim(obj interface{}) (interface{}, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return obj, nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m.SetManagedFields(nil)
+	m.SetNamespace(t.share(m.GetNamespace()))
+	if l := m.GetLabels(); l != nil {
+		m.SetLabels(t.shareMap(l, true))
+	}
+	if a := m.GetAnnotations(); a != nil {
+		m.SetAnnotations(t.shareMap(a, false))
+	}
+	refs := m.GetOwnerReferences()
+	for i := range refs {
+		refs[i].APIVersion, refs[i].Kind = t.share(refs[i].APIVersion), t.share(refs[i].Kind)
+	}
+	switch o := obj.(type) {
+	case *corev1.Service:
+		o.Spec.Type = corev1.ServiceType(t.share(string(o.Spec.Type)))
+		o.Spec.ExternalName = t.share(o.Spec.ExternalName)
+		for i := range o.Spec.Ports {
+			p := &o.Spec.Ports[i]
+			p.Name, p.Protocol = t.share(p.Name), corev1.Protocol(t.share(string(p.Protocol)))
+			t.sharePtr(p.AppProtocol)
+		}
+	case *corev1.Endpoints:
+		for i := range o.Subsets {
+			for j := range o.Subsets[i].Ports {
+				p := &o.Subsets[i].Ports[j]
+				p.Name, p.Protocol = t.share(p.Name), corev1.Protocol(t.share(string(p.Protocol)))
+				t.sharePtr(p.AppProtocol)
+			}
+		}
+	case *discoveryv1.EndpointSlice:
+		o.AddressType = discoveryv1.AddressType(t.share(string(o.AddressType)))
+		for i := range o.Ports {
+			p := &o.Ports[i]
+			t.sharePtr(p.Name)
+			t.sharePtr(p.AppProtocol)
+			if p.Protocol != nil {
+				*p.Protocol = corev1.Protocol(t.share(string(*p.Protocol)))
+			}
+		}
 	}
 	return obj, nil
+}
+
+// share returns the shared copy of s, making s the shared copy while
+// there is room.
+func (t *trimmer) share(s string) string {
+	if s == "" {
+		return s
+	}
+	if c, ok := t.shared[s]; ok {
+		return c
+	}
+	if len(t.shared) < t.max {
+		t.shared[s] = s
+	}
+	return s
+}
+
+// sharePtr points *p, if any, at the shared copy of its string.
+func (t *trimmer) sharePtr(p *string) {
+	if p != nil {
+		*p = t.share(*p)
+	}
+}
+
+// shareMap is m made again at its size with its keys shared, and its
+// values too when values is set (annotation values are mostly unique and
+// often long).
+func (t *trimmer) shareMap(m map[string]string, values bool) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if values {
+			v = t.share(v)
+		}
+		out[t.share(k)] = v
+	}
+	return out
 }
