@@ -47,7 +47,7 @@ const (
 	ShapeHeadlessEndpoints = "Headless+Endpoints"
 	ShapeHeadlessSlices    = "Headless+EndpointSlices"
 	ShapeHeadlessBoth      = "Headless+Endpoints+EndpointSlices"
-	ShapeHeadlessEmpty     = "Headless"
+	ShapeHeadlessEmpty     = string(resources.ShapeHeadlessEmpty)
 	ShapeMeshClusterIP     = "ClusterIP"
 	ShapeNotOwned          = "NotOwned"
 )
@@ -60,16 +60,15 @@ func currentShape(r *v1.Route, name string, a plan.Actual) string {
 			svc = s
 		}
 	}
-	if svc == nil {
-		return ShapeAbsent
-	}
-	if !metav1.IsControlledBy(svc, r) {
+	if svc != nil && !metav1.IsControlledBy(svc, r) {
 		return ShapeNotOwned
 	}
-	switch {
-	case svc.Spec.Type == corev1.ServiceTypeExternalName:
+	switch routeaddress.ServiceShape(svc) {
+	case routeaddress.ShapeAbsent:
+		return ShapeAbsent
+	case routeaddress.ShapeExternalName:
 		return ShapeExternalName
-	case svc.Spec.ClusterIP != corev1.ClusterIPNone:
+	case routeaddress.ShapeClusterIP:
 		return ShapeMeshClusterIP
 	}
 	eps, slices := false, false
