@@ -378,12 +378,11 @@ func (p *planner) targetSlices(t *resources.Addressing, svc *corev1.Service, ss 
 // targetEndpoints plans the name's Endpoints in phase ph; unwanted ones go
 // with the cleanup.
 func (p *planner) targetEndpoints(t *resources.Addressing, ep *corev1.Endpoints, ph endpointsPhase) {
-	switch {
-	case t.Endpoints == nil && ep != nil:
+	if t.Endpoints == nil && ep != nil {
 		p.cleanupOps = append(p.cleanupOps, Op{Verb: Delete, Kind: KindEndpoints, Object: ep, Reason: "not desired"})
-	case t.Endpoints != nil && ep == nil:
+	} else if t.Endpoints != nil && ep == nil {
 		*p.ops(ph) = append(*p.ops(ph), Op{Verb: Create, Kind: KindEndpoints, Object: t.Endpoints, Reason: "missing"})
-	case t.Endpoints != nil && !endpointsEqual(t.Endpoints, ep):
+	} else if t.Endpoints != nil && !endpointsEqual(t.Endpoints, ep) {
 		*p.ops(ph) = append(*p.ops(ph), Op{Verb: Update, Kind: KindEndpoints, Object: updatedEndpoints(t.Endpoints, ep), Reason: "differs"})
 	}
 }
