@@ -215,7 +215,11 @@ func main() {
 	flag.IntVar(&floorCap, "floor-cap", 0, "time at most this many writes of each floor and scale the time up linearly (0: all; at a client QPS limit the floor is linear in its writes)")
 	pluginList := flag.String("plugins", "", "kubectl-route_address binaries for the watch row, NAME=BIN,…")
 	flag.DurationVar(&watchLength, "watch-length", watchLength, "how long the watch row runs each plugin's status --watch")
+	envList := flag.String("controller-env", "", "environment variables for the controller alone, NAME=VALUE,… (e.g. GOMEMLIMIT=500MiB)")
 	flag.Parse()
+	if *envList != "" {
+		controllerEnv = strings.Split(*envList, ",")
+	}
 	if samples < 1 {
 		log.Fatalf("-samples %d: want 1 or more", samples)
 	}

@@ -203,8 +203,12 @@ func procCPU(pid int) (time.Duration, error) {
 	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
 }
 
+// controllerEnv is -controller-env: more of the controller's environment.
+var controllerEnv []string
+
 func (b *bench) startController() error {
-	cmd, err := cluster.StartController(b.c, b.ctrlBin, append(cluster.Limits(b.qps, b.burst), fmt.Sprintf("PROFILING_PORT=%d", profPort))...)
+	env := append(cluster.Limits(b.qps, b.burst), fmt.Sprintf("PROFILING_PORT=%d", profPort))
+	cmd, err := cluster.StartController(b.c, b.ctrlBin, append(env, controllerEnv...)...)
 	b.ctrl = cmd
 	return err
 }

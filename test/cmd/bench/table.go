@@ -48,6 +48,9 @@ func printTable(modes []netcfg.RouteAddressMode, rs map[netcfg.RouteAddressMode]
 	fmt.Printf("\nN=%d Routes, each with one tag (%d Services), in %d namespace(s); KIngress DomainInternal → one gateway Service.\n", n, 2*n, namespaces)
 	fmt.Printf("Controller client limits: QPS %d, burst %d (sharedmain's default for serving's binary with route-address: %d controllers × 5 / × 10 = %d / %d).\n",
 		limits.qps, limits.burst, limits.ctors, 5*limits.ctors, 10*limits.ctors)
+	if len(controllerEnv) > 0 {
+		fmt.Printf("Controller environment: %s.\n", strings.Join(controllerEnv, ", "))
+	}
 	fmt.Printf("Writes in a time's cell are every object write of that phase in the Routes' namespaces (audit log, not Events);\n" +
 		"its floor is that many writes from a tight client loop, measured right after the phase.\n\n")
 	header, rule := "| measure |", "|---|"
