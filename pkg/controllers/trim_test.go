@@ -57,7 +57,8 @@ func objects() []metav1.Object {
 			Addresses: []corev1.EndpointAddress{{IP: "10.0.0.1"}},
 			Ports:     []corev1.EndpointPort{{Name: fresh("http2"), Protocol: corev1.Protocol(fresh("TCP")), AppProtocol: ptr.To(fresh("kubernetes.io/h2c")), Port: 80}},
 		}}},
-		&discoveryv1.EndpointSlice{ObjectMeta: objectMeta("hello-ipv4"), AddressType: discoveryv1.AddressType(fresh("IPv4")),
+		&discoveryv1.EndpointSlice{
+			ObjectMeta: objectMeta("hello-ipv4"), AddressType: discoveryv1.AddressType(fresh("IPv4")),
 			Endpoints: []discoveryv1.Endpoint{{Addresses: []string{"10.0.0.1"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}}},
 			Ports:     []discoveryv1.EndpointPort{{Name: ptr.To(fresh("http2")), Protocol: ptr.To(corev1.Protocol(fresh("TCP"))), AppProtocol: ptr.To(fresh("kubernetes.io/h2c")), Port: ptr.To[int32](80)}},
 		},
