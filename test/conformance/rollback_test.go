@@ -89,6 +89,27 @@ func ourObjects(t *testing.T, ns string) []string {
 	return out
 }
 
+// balancer is the load balancer a test Route gets and the address its
+// name answers.
+type balancer struct {
+	route string
+	entry netv1alpha1.LoadBalancerIngressStatus
+	ip    string
+}
+
+// twoBalancers makes a gateway Service at gatewayIP and returns the load
+// balancers of two Routes: "internal" (DomainInternal, that gateway) and
+// "byip" (the IP byIP).
+func twoBalancers(t *testing.T, gatewayIP, byIP string) []balancer {
+	t.Helper()
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", gatewayIP, 80)
+	return []balancer{
+		{"internal", internalEntry(fmt.Sprintf(gwDomain, gw)), gatewayIP},
+		{"byip", ipEntry(byIP), byIP},
+	}
+}
+
 // TestRollback (issue 14): going back to serving's stock controller.
 // Documented: switch to ExternalName, wait until `kubectl route-address
 // status` lists nothing left behind, then swap the image: nothing of ours
@@ -97,16 +118,7 @@ func ourObjects(t *testing.T, ns string) []string {
 // answering upstream's addresses.
 func TestRollback(t *testing.T) {
 	needLocal(t)
-	gw := namespace(t, "gw")
-	gatewayService(t, gw, "gateway", "198.19.0.110", 80)
-	lbs := []struct {
-		route string
-		entry netv1alpha1.LoadBalancerIngressStatus
-		ip    string
-	}{
-		{"internal", internalEntry(fmt.Sprintf(gwDomain, gw)), "198.19.0.110"},
-		{"byip", ipEntry("198.19.0.111"), "198.19.0.111"},
-	}
+	lbs := twoBalancers(t, "198.19.0.110", "198.19.0.111")
 	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices} {
 		for _, documented := range []bool{true, false} {
 			how := map[bool]string{true: "documented", false: "image swapped"}[documented]
@@ -238,17 +250,8 @@ func TestRollback(t *testing.T) {
 func TestServingReapplied(t *testing.T) {
 	needLocal(t)
 	setMode(t, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled)
-	gw := namespace(t, "gw")
-	gatewayService(t, gw, "gateway", "198.19.0.120", 80)
+	lbs := twoBalancers(t, "198.19.0.120", "198.19.0.121")
 	ns := namespace(t, "reapply")
-	lbs := []struct {
-		route string
-		entry netv1alpha1.LoadBalancerIngressStatus
-		ip    string
-	}{
-		{"internal", internalEntry(fmt.Sprintf(gwDomain, gw)), "198.19.0.120"},
-		{"byip", ipEntry("198.19.0.121"), "198.19.0.121"},
-	}
 	switched := map[string]shape{}
 	for _, l := range lbs {
 		route(t, ns, l.route)
