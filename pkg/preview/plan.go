@@ -63,12 +63,12 @@ func currentShape(r *v1.Route, name string, a plan.Actual) string {
 	if svc != nil && !metav1.IsControlledBy(svc, r) {
 		return ShapeNotOwned
 	}
-	switch routeaddress.ServiceShape(svc) {
-	case routeaddress.ShapeAbsent:
+	switch resources.ShapeOf(svc) {
+	case resources.ServiceAbsent:
 		return ShapeAbsent
-	case routeaddress.ShapeExternalName:
+	case resources.ServiceExternalName:
 		return ShapeExternalName
-	case routeaddress.ShapeClusterIP:
+	case resources.ServiceClusterIP:
 		return ShapeMeshClusterIP
 	}
 	eps, slices := false, false

@@ -37,6 +37,7 @@ import (
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 )
 
 const scopeName = "knative.dev/serving/pkg/reconciler/routeaddress"
@@ -53,7 +54,7 @@ var (
 )
 
 var (
-	shapes = []string{ShapeAbsent, ShapeExternalName, ShapeHeadless, ShapeClusterIP}
+	shapes = []resources.ServiceShape{resources.ServiceAbsent, resources.ServiceExternalName, resources.ServiceHeadless, resources.ServiceClusterIP}
 	// reasons are Pending's reasons, and those of the names the
 	// controller has yet to reconcile in the configured mode or whose
 	// writes failed.
@@ -80,7 +81,8 @@ func inProgress(reason string) bool {
 // it: the shape of its Service, and why it does not have the shape its
 // mode asks for ("" when it has it).
 type nameState struct {
-	shape, pending string
+	shape   resources.ServiceShape
+	pending string
 }
 
 // routeState is a Route's names and the mode of its last reconcile.
@@ -107,7 +109,7 @@ type metrics struct {
 	// no switch is in progress.
 	since   time.Time
 	routes  map[types.NamespacedName]routeState
-	shapes  map[string]int64
+	shapes  map[resources.ServiceShape]int64
 	pending map[string]int64
 	// led are the buckets this replica leads; unreconciled the Routes of
 	// those buckets that it has not reconciled since it took them (as
@@ -157,7 +159,7 @@ func (m *metrics) observe(_ context.Context, o otelmetric.Observer) error {
 	}
 	mode := modeKey.With(string(m.mode))
 	for _, s := range shapes {
-		o.ObserveInt64(m.names, m.shapes[s], otelmetric.WithAttributes(shapeKey.With(s), mode))
+		o.ObserveInt64(m.names, m.shapes[s], otelmetric.WithAttributes(shapeKey.With(string(s)), mode))
 	}
 	for _, r := range reasons {
 		o.ObserveInt64(m.pendingNames, m.pending[r], otelmetric.WithAttributes(reasonKey.With(r)))
@@ -306,7 +308,7 @@ func (m *metrics) count(r routeState, sign int64) {
 }
 
 func (m *metrics) recount() {
-	m.shapes, m.pending = map[string]int64{}, map[string]int64{}
+	m.shapes, m.pending = map[resources.ServiceShape]int64{}, map[string]int64{}
 	for _, r := range m.routes {
 		m.count(r, 1)
 	}

@@ -41,6 +41,7 @@ import (
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 )
 
 // scrape collects reader's data points as "name{attribute values} value"
@@ -104,14 +105,14 @@ func TestMetricsSwitch(t *testing.T) {
 	m.clock = clock
 	en, es := netcfg.RouteAddressModeExternalName, netcfg.RouteAddressModeEndpointSlices
 	a, b := k8stypes.NamespacedName{Namespace: "ns", Name: "a"}, k8stypes.NamespacedName{Namespace: "ns", Name: "b"}
-	external := []nameState{{shape: ShapeExternalName}}
+	external := []nameState{{shape: resources.ServiceExternalName}}
 
 	if got := scrape(t, reader); len(got) != 0 {
 		t.Errorf("before the configuration is read: %q, want nothing", got)
 	}
 	m.configured(en)
 	m.reconciled(a, en, external)
-	m.reconciled(b, en, []nameState{{shape: ShapeExternalName}, {shape: ShapeExternalName}})
+	m.reconciled(b, en, []nameState{{shape: resources.ServiceExternalName}, {shape: resources.ServiceExternalName}})
 	steps := []struct {
 		name string
 		do   func()
@@ -125,7 +126,9 @@ func TestMetricsSwitch(t *testing.T) {
 		},
 	}, {
 		name: "a waits for mirroring",
-		do:   func() { m.reconciled(a, es, []nameState{{shape: ShapeExternalName, pending: PendingMirroring}}) },
+		do: func() {
+			m.reconciled(a, es, []nameState{{shape: resources.ServiceExternalName, pending: PendingMirroring}})
+		},
 		want: []string{
 			"kn.routeaddress.names.count{mode=endpointslices,shape=externalname} 3",
 			"kn.routeaddress.names.pending.count{reason=NotReconciled} 2",
@@ -134,7 +137,7 @@ func TestMetricsSwitch(t *testing.T) {
 	}, {
 		name: "b is headless, one name held by a foreign Service",
 		do: func() {
-			m.reconciled(b, es, []nameState{{shape: ShapeHeadless}, {shape: ShapeClusterIP, pending: PendingNotOwned}})
+			m.reconciled(b, es, []nameState{{shape: resources.ServiceHeadless}, {shape: resources.ServiceClusterIP, pending: PendingNotOwned}})
 			clock.SetTime(clock.Now().Add(60 * time.Second))
 		},
 		want: []string{
@@ -146,7 +149,7 @@ func TestMetricsSwitch(t *testing.T) {
 		},
 	}, {
 		name: "a is headless: the switch is over after 90 s (the foreign Service waits for a person)",
-		do:   func() { m.reconciled(a, es, []nameState{{shape: ShapeHeadless}}) },
+		do:   func() { m.reconciled(a, es, []nameState{{shape: resources.ServiceHeadless}}) },
 		want: []string{
 			"kn.routeaddress.names.count{mode=endpointslices,shape=clusterip} 1",
 			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 2",
@@ -162,7 +165,7 @@ func TestMetricsSwitch(t *testing.T) {
 		},
 	}, {
 		name: "the same mode stored again starts no switch",
-		do:   func() { m.configured(es); m.reconciled(a, es, []nameState{{shape: ShapeHeadless}}) },
+		do:   func() { m.configured(es); m.reconciled(a, es, []nameState{{shape: resources.ServiceHeadless}}) },
 		want: []string{
 			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 1",
 			"kn.routeaddress.switch.duration{mode=endpointslices} count=1 sum=90",
@@ -192,7 +195,7 @@ func TestMetricsDemoted(t *testing.T) {
 		for i := range 40 {
 			key := k8stypes.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("r%d", i)}
 			if slices.ContainsFunc(bs, func(b reconciler.Bucket) bool { return b.Has(key) }) {
-				m.reconciled(key, es, []nameState{{shape: ShapeHeadless}, {shape: ShapeHeadless}})
+				m.reconciled(key, es, []nameState{{shape: resources.ServiceHeadless}, {shape: resources.ServiceHeadless}})
 			}
 		}
 	}
@@ -278,7 +281,7 @@ func TestMetricsUnreconciled(t *testing.T) {
 		t.Errorf("bucket 0 taken: %s unreconciled, want %s", got, want)
 	}
 	for _, k := range in0[1:] {
-		m.reconciled(k, es, []nameState{{shape: ShapeHeadless}})
+		m.reconciled(k, es, []nameState{{shape: resources.ServiceHeadless}})
 	}
 	if got := unreconciled(); got != "1" {
 		t.Errorf("all but one reconciled: %s unreconciled, want 1", got)

@@ -19,7 +19,6 @@ package routeaddress
 import (
 	"slices"
 
-	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
@@ -90,25 +89,4 @@ func sliceService(a plan.Actual, name string) string {
 		}
 	}
 	return ""
-}
-
-// Shapes of a name's Service, as the metrics name them.
-const (
-	ShapeAbsent       = "absent"
-	ShapeExternalName = "externalname"
-	ShapeHeadless     = "headless"
-	ShapeClusterIP    = "clusterip"
-)
-
-// ServiceShape names the shape of svc (nil when there is none).
-func ServiceShape(svc *corev1.Service) string {
-	switch {
-	case svc == nil:
-		return ShapeAbsent
-	case svc.Spec.Type == corev1.ServiceTypeExternalName:
-		return ShapeExternalName
-	case svc.Spec.ClusterIP == corev1.ClusterIPNone:
-		return ShapeHeadless
-	}
-	return ShapeClusterIP
 }

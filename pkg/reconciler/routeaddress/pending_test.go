@@ -19,7 +19,6 @@ package routeaddress
 import (
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
@@ -121,21 +120,5 @@ func TestPending(t *testing.T) {
 				t.Errorf("Pending = %q, want %q", got, tc.want)
 			}
 		})
-	}
-}
-
-func TestServiceShape(t *testing.T) {
-	for _, tc := range []struct {
-		svc  *corev1.Service
-		want string
-	}{
-		{nil, ShapeAbsent},
-		{rt.HeadlessService(rt.RouteName, rt.WithExternalName("lb.example.com")), ShapeExternalName},
-		{rt.HeadlessService(rt.RouteName), ShapeHeadless},
-		{rt.HeadlessService(rt.RouteName, rt.WithMeshClusterIP), ShapeClusterIP},
-	} {
-		if got := ServiceShape(tc.svc); got != tc.want {
-			t.Errorf("ServiceShape(%v) = %q, want %q", tc.svc, got, tc.want)
-		}
 	}
 }

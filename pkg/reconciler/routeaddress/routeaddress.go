@@ -294,7 +294,7 @@ func nameStates(in plan.Input, p plan.Plan, out outcome) []nameState {
 				}
 			}
 		}
-		states[i] = nameState{shape: ServiceShape(svc), pending: Pending(in, p, t)}
+		states[i] = nameState{shape: resources.ShapeOf(svc), pending: Pending(in, p, t)}
 		if states[i].pending == "" && out.stopped[t.Name] {
 			states[i].pending = PendingWriteFailed
 		}

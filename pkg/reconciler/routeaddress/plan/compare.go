@@ -28,6 +28,7 @@ import (
 
 	"knative.dev/pkg/kmap"
 
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -56,11 +57,12 @@ const (
 
 var classNames = [...]string{"ExternalName", "headless", "ClusterIP"}
 
+// classOf is s's row and column in transitionReasons.
 func classOf(s *corev1.Service) serviceClass {
-	if s.Spec.Type == corev1.ServiceTypeExternalName {
+	switch resources.ShapeOf(s) {
+	case resources.ServiceExternalName:
 		return classExternalName
-	}
-	if s.Spec.ClusterIP == corev1.ClusterIPNone {
+	case resources.ServiceHeadless:
 		return classHeadless
 	}
 	return classAllocated

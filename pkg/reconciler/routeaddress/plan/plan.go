@@ -390,7 +390,7 @@ func (p *planner) targetEndpoints(t *resources.Addressing, ep *corev1.Endpoints,
 // headlessService reports whether svc is a headless Service: its name answers
 // with the addresses of its endpoints.
 func headlessService(svc *corev1.Service) bool {
-	return svc != nil && svc.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.ClusterIP == corev1.ClusterIPNone
+	return resources.ShapeOf(svc) == resources.ServiceHeadless
 }
 
 // mirrorServes reports whether the slices mirrored from the Endpoints of

@@ -62,6 +62,36 @@ const (
 	ShapeRouteReconciler Shape = "RouteReconciler"
 )
 
+// ServiceShape is what a Service is now: the one way the planner, the
+// metrics and the plugin tell Services apart. Its values are the metrics'
+// shape labels.
+type ServiceShape string
+
+const (
+	// ServiceAbsent: there is no Service.
+	ServiceAbsent ServiceShape = "absent"
+	// ServiceExternalName: a Service of type ExternalName (a CNAME).
+	ServiceExternalName ServiceShape = "externalname"
+	// ServiceHeadless: clusterIP None; the name answers with the addresses
+	// of its endpoints.
+	ServiceHeadless ServiceShape = "headless"
+	// ServiceClusterIP: a Service with an allocated cluster IP.
+	ServiceClusterIP ServiceShape = "clusterip"
+)
+
+// ShapeOf classifies svc (ServiceAbsent when nil).
+func ShapeOf(svc *corev1.Service) ServiceShape {
+	switch {
+	case svc == nil:
+		return ServiceAbsent
+	case svc.Spec.Type == corev1.ServiceTypeExternalName:
+		return ServiceExternalName
+	case svc.Spec.ClusterIP == corev1.ClusterIPNone:
+		return ServiceHeadless
+	}
+	return ServiceClusterIP
+}
+
 // TargetTags are the traffic tags the route reconciler gives Services for: "" (the
 // Route's own name) and each tag of the Route's traffic, sorted.
 func TargetTags(r *v1.Route) []string {

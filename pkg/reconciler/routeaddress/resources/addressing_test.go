@@ -313,3 +313,23 @@ func placeholder(t *testing.T, ctx context.Context, route *v1.Route, tag string)
 	}
 	return NewPlaceholder(tag, ph)
 }
+
+func TestShapeOf(t *testing.T) {
+	svc := func(typ corev1.ServiceType, clusterIP string) *corev1.Service {
+		return &corev1.Service{Spec: corev1.ServiceSpec{Type: typ, ClusterIP: clusterIP}}
+	}
+	for _, tc := range []struct {
+		svc  *corev1.Service
+		want ServiceShape
+	}{
+		{nil, ServiceAbsent},
+		{svc(corev1.ServiceTypeExternalName, ""), ServiceExternalName},
+		{svc(corev1.ServiceTypeClusterIP, corev1.ClusterIPNone), ServiceHeadless},
+		{svc(corev1.ServiceTypeClusterIP, "10.0.0.1"), ServiceClusterIP},
+		{svc(corev1.ServiceTypeLoadBalancer, "10.0.0.1"), ServiceClusterIP},
+	} {
+		if got := ShapeOf(tc.svc); got != tc.want {
+			t.Errorf("ShapeOf(%v) = %q, want %q", tc.svc, got, tc.want)
+		}
+	}
+}
