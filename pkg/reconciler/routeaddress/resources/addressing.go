@@ -81,12 +81,13 @@ const (
 
 // ShapeOf classifies svc (ServiceAbsent when nil).
 func ShapeOf(svc *corev1.Service) ServiceShape {
-	switch {
-	case svc == nil:
+	if svc == nil {
 		return ServiceAbsent
-	case svc.Spec.Type == corev1.ServiceTypeExternalName:
+	}
+	if svc.Spec.Type == corev1.ServiceTypeExternalName {
 		return ServiceExternalName
-	case svc.Spec.ClusterIP == corev1.ClusterIPNone:
+	}
+	if svc.Spec.ClusterIP == corev1.ClusterIPNone {
 		return ServiceHeadless
 	}
 	return ServiceClusterIP
