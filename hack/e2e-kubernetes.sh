@@ -48,6 +48,7 @@ rc=0
 for version in "$@"; do
   log="${TMPDIR:-/tmp}/route-address-e2e-kubernetes-${version}.log"
   start=${SECONDS}
+  commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +changes)"
   result=PASS
   if ! ROUTE_ADDRESS_KUBERNETES_VERSION="${version}" ./hack/build-third-party.sh control-plane >"${log}" 2>&1; then
     result="build failed"
@@ -58,7 +59,7 @@ for version in "$@"; do
   [[ "${result}" == PASS ]] || rc=1
   passed="$(grep -c '^--- PASS' "${log}" || true)"
   failed="$(grep '^--- FAIL' "${log}" | awk '{print $3}' | paste -sd, - || true)"
-  ROWS+=("| ${version} | $(date -u +%F) | $(git rev-parse --short HEAD) | ${result}: ${passed} passed${failed:+, failed ${failed}} | $((SECONDS - start)) s |")
+  ROWS+=("| ${version} | $(date -u +%F) | ${commit} | ${result}: ${passed} passed${failed:+, failed ${failed}} | $((SECONDS - start)) s |")
   echo "${ROWS[-1]} (log: ${log})" >&2
 done
 
