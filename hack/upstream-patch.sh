@@ -145,7 +145,7 @@ namespace); a value that is not a mode leaves the key's, with an error."
 
 # --- serving ----------------------------------------------------------------
 # One pull request per commit, each building and passing its packages' tests
-# on its own (verify-upstream.sh), at most ~1 500 changed lines outside
+# on its own (verify-upstream.sh), at most 1 250 changed lines outside
 # vendor/. Each is whole files of this repository (imports rewritten by
 # send), the few of serving's own that differ (hack/upstream/_serving), and
 # patches to serving's existing files.
@@ -165,24 +165,39 @@ step() {
   commit "${SERVING}" "$1" "$2"
 }
 
+
+# The series is bottom-up: a reconciler that writes a Route's names in even
+# one mode needs the load balancer's resolution, the desired objects, the
+# planner and the reconciler's reads and writes (over 3 000 lines of code
+# before a test; 4 452 with every capability), so the first PRs are the pure
+# parts, each with its tests, and the key changes what a cluster does from
+# the PR that runs the reconciler in the controller. Each body says why the
+# part is needed, then what it does.
 ra resources/names/doc.go resources/names/names.go resources/names/names_test.go \
   resources/doc.go resources/loadbalancer.go resources/loadbalancer_test.go \
   testing/doc.go testing/fixtures.go
 step "routeaddress: resolve an Ingress's load balancer to IP addresses" \
-"The first part of the routeaddress reconciler (knative/serving#11821,
-fixes #13954 with the series): a KIngress's load balancer status, as the
-route reconciler chooses it, resolved to IP addresses and a port: IP
-entries as they are, a DomainInternal naming a Service of this cluster to
-that Service's ClusterIPs and its h2c/http port, with each entry that gives
-no address reported (external Domain, MeshOnly, a Service missing or
-without a cluster IP, an address the apiserver refuses in endpoints), and
-the entry an ExternalName Service would point at. Also the names of the
-objects routeaddress writes and the test fixtures."
+"Why: a Route's names can only get real endpoints if what the KIngress
+reports can be turned into IP addresses; net-istio, net-kourier and
+net-gateway-api report a DomainInternal, not an IP. This is the first part
+of the routeaddress reconciler (knative/serving#11821).
+
+A KIngress's load balancer status, as the route reconciler chooses it,
+resolved to IP addresses and a port: IP entries as they are, a
+DomainInternal naming a Service of this cluster to that Service's
+ClusterIPs and its h2c/http port, with each entry that gives no address
+reported (external Domain, MeshOnly, a Service missing or without a cluster
+IP, an address the apiserver refuses in endpoints), and the entry an
+ExternalName Service would point at. Also the names of the objects
+routeaddress writes and the test fixtures."
 
 ra resources/addressing.go resources/addressing_test.go resources/endpoints_test.go \
   resources/placeholders.go resources/placeholders_test.go testing/objects.go
 step "routeaddress: the headless Service, Endpoints and EndpointSlices of a Route's names" \
-"What each of a Route's cluster-local names becomes under each
+"Why: what each mode makes of a name is decided in one pure function, so
+that the planner and its tests compare against one definition.
+
+What each of a Route's cluster-local names becomes under each
 route-address-mode: the route reconciler's placeholder made a
 selector-less headless Service (its metadata and ports), with an
 EndpointSlice per address family holding the resolved addresses,
@@ -199,41 +214,82 @@ with no endpoints; with no load balancer yet, what exists is kept. Under
 externalname (the default), what the route reconciler will make of the
 name."
 
-ra plan/doc.go plan/types.go plan/compare.go plan/plan.go plan/plan_test.go plan/split.go
+ra plan/doc.go plan/types.go plan/split.go plan/split_test.go
+step "routeaddress: the planner's operations, and how addresses are split over EndpointSlices" \
+"Why: the planner (next) turns desired objects into operations; this is
+its vocabulary, and the one part of it that is arithmetic rather than
+ordering: an EndpointSlice holds at most 100 endpoints, as the
+EndpointSlice controller's default, and a change of a few addresses
+should rewrite as few slices as it can.
+
+The planner's input, operations and result; a family's addresses split
+over slices {name}, {name}-1, ... of at most 100: slices that exist keep
+the addresses they hold, new addresses fill the free room, and a slice
+emptied by removals is folded into the others (TestSplit)."
+
+ra plan/compare.go plan/plan.go plan/plan_test.go
 step "routeaddress: the planner" \
-"Diffs a Route's desired objects against those in the cluster into
+"Why: a Route's names must never stop answering while they change shape.
+Turning an ExternalName Service into a headless one, recreating a Service
+whose clusterIP is immutable, or handing a name back to the route
+reconciler each has an order in which no lookup fails; the planner is the
+one place that order is decided, as a pure function that tests can drive.
+
+Diffs a Route's desired objects against those in the cluster into
 ordered operations: slices before a Service turns headless, a Service
 whose immutable fields change recreated with its slices after it, objects
 the Route does not control never written and their name left alone, names
 without a load balancer keeping their last addresses, orphans deleted, and
 in externalname mode our objects removed only once the route reconciler
-has reshaped the Service, so that no name stops answering. An
-EndpointSlice that carries routeaddress's managed-by value for a Service
-the Route controls is routeaddress's, whoever made it, as the
-EndpointSlice controller treats slices with its value: taken over in place
-under a name the Route wants, deleted under another. It compares
-only the fields routeaddress writes. TestMake: one name's plans."
+has reshaped the Service. An EndpointSlice that carries routeaddress's
+managed-by value for a Service the Route controls is routeaddress's,
+whoever made it, as the EndpointSlice controller treats slices with its
+value: taken over in place under a name the Route wants, deleted under
+another. It compares only the fields routeaddress writes. TestMake: one
+name's plans."
 
-ra plan/split_test.go plan/mirror.go plan/mirror_test.go
-step "routeaddress: how addresses are split over slices, and what kube-controller-manager mirrors" \
-"How a family's addresses are split over slices of at most 100 (tests),
-and plan.Mirrored, a model of kube-controller-manager's
-endpointslicemirroring (which Endpoints it mirrors, the labels and
-annotations it copies, one slice per subset and family of at most 1 000
-addresses) for the planner's tests to simulate a cluster with."
+ra plan/mirror.go plan/mirror_test.go
+step "routeaddress: what kube-controller-manager mirrors from an Endpoints" \
+"Why: in the endpoints mode a name answers through the EndpointSlice that
+kube-controller-manager mirrors from its Endpoints, some time after they
+are written; whether a plan may go on depends on it, and the planner's
+tests need a model of it.
 
-ra plan/compare_test.go plan/apiserver_test.go plan/owners_test.go testing/defaults.go
+plan.Mirrored, a model of kube-controller-manager's endpointslicemirroring:
+which Endpoints it mirrors, the labels and annotations it copies, one
+slice per subset and family of at most 1 000 addresses (TestMirrored)."
+
+ra plan/apiserver_test.go testing/defaults.go plan/compare_test.go
 step "routeaddress: the planner's tests against a simulated apiserver" \
-"Tests only: the planner against objects as an apiserver returns them
-(defaulted fields, immutable clusterIP and addressType, garbage
-collection, mirroring), which fields it owns, which EndpointSlices are
-the Route's, taking back a slice whose labels were changed, and waiting
-for kube-controller-manager's mirrored slice before a name relies on it."
+"Why: whether a plan is safe depends on what the apiserver does with it:
+defaulted fields, immutable clusterIP and addressType, garbage collection
+of a deleted Service's slices, the mirrored slice; and the planner writes
+only the fields it owns, which is where a reconciler fights another
+writer.
+
+Tests only: an apiserver that applies a plan's operations with those
+rules, and which fields the planner owns (defaulted ones and those
+somebody else set are kept) against objects as the apiserver returns
+them."
+
+ra plan/owners_test.go
+step "routeaddress: the planner's tests of which objects are the Route's" \
+"Why: the planner writes only objects the Route controls, and must tell
+an EndpointSlice of ours from one that only carries our managed-by value.
+
+Tests only: which EndpointSlices are the Route's (slices that claim
+routeaddress's managed-by value among them), taking back a slice whose
+labels were changed, objects the Route does not control, and waiting for
+kube-controller-manager's mirrored slice before a name relies on it."
 
 ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go \
   pending.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
-"The reconciler's client and listers of the three kinds it writes, behind
+"Why: the reconciler (two PRs on) writes three kinds and must not plan
+again on a cache that has not seen its own writes, nor repeat a Warning
+every reconcile, nor retry writes into a namespace being deleted.
+
+The reconciler's client and listers of the three kinds it writes, behind
 one dispatch (Services, Endpoints, EndpointSlices: a cached read, a read
 from the apiserver, create, update and a delete preconditioned on the
 UID), and three small types it keeps: the writes its informers have not
@@ -246,7 +302,11 @@ a name lacks its mode's shape (Pending)."
 
 ra metrics.go metrics_test.go
 step "routeaddress: the reconciler's metrics" \
-"Registered as the KPA's are: the Routes' names by the shape of their
+"Why: an operator switching route-address-mode on a live cluster needs to
+see when every name has its new shape, and which ones do not and why,
+without reading events Route by Route.
+
+Registered as the KPA's are: the Routes' names by the shape of their
 Service and the configured mode, the names without the mode's shape by
 why (Pending), the Routes of the buckets a replica leads that it has not
 reconciled since it took them (so that nothing in progress is not read
@@ -255,28 +315,41 @@ result, and how long a switch of route-address-mode takes; no attribute
 names a Route. A replica forgets the Routes of a bucket it loses, so that
 the gauges summed over the replicas count each name once."
 
-ra config.go config_test.go listers_test.go input.go routeaddress.go retry.go namespace.go routeaddress_test.go
+ra input.go index_test.go slices_test.go
+step "routeaddress: a Route's objects, read through the informers' indexes" \
+"Why: a reconcile's cost must not grow with the number of objects in its
+namespace; listing a namespace's Services per Route does, at thousands of
+Routes.
+
+Stores.Input: a Route's planner input (its KIngress, the desired objects
+and the Services, Endpoints and our EndpointSlices under its names) from
+the informers' stores, through an index by the serving.knative.dev/route
+label and an index of EndpointSlices by Route and by Service. Tests: the
+reads are scoped to the Route and see a slice under one of its names that
+is labelled for another Route."
+
+ra config.go config_test.go listers_test.go routeaddress.go retry.go namespace.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
-"ReconcileKind gathers a Route's KIngress, Services, Endpoints and our
-EndpointSlices from listers (through an index by Route), builds the desired
-objects, plans and executes them, with a Warning event for what it cannot
-do, each reported once. It writes no Route status: the route reconciler
-owns it. A write refused because the namespace
-is terminating ends the reconcile without a retry; writes that all failed
-for a passing reason (429, 5xx, the apiserver unreachable, an admission
-plugin that does not know the Route's kind yet after a restart) retry the
-Route after its own delay, 250 ms doubling to 2 s for up to 40 failures
-in a row (about 80 s), not through the work
-queue's limiter that every failing key shares. In the endpoints
-modes, a switch away from a mode with EndpointSlices keeps ours, and one
-from externalname keeps the ExternalName Service, until
-kube-controller-manager's mirrored slice holds the addresses. It reads
-the route-address settings from the route reconciler's configuration
-store, and the mode of a Namespace annotated
-networking.knative.dev/route-address-mode over the key's (an annotation
-that is not a mode: the key's, and a Warning on the Route). The TableTests'
-Listers get an EndpointSlice lister."
+"Why: this joins the parts into a Route reconciler; it is not run yet (next
+PR), so that it can be read and tested on its own.
+
+ReconcileKind gathers a Route's objects (Stores.Input), plans and executes
+them, with a Warning event for what it cannot do, each reported once. It
+writes no Route status: the route reconciler owns it. A write refused
+because the namespace is terminating ends the reconcile without a retry;
+writes that all failed for a passing reason (429, 5xx, the apiserver
+unreachable, an admission plugin that does not know the Route's kind yet
+after a restart) retry the Route after its own delay, 250 ms doubling to
+2 s for up to 40 failures in a row (about 80 s), not through the work
+queue's limiter that every failing key shares. In the endpoints modes, a
+switch away from a mode with EndpointSlices keeps ours, and one from
+externalname keeps the ExternalName Service, until kube-controller-manager's
+mirrored slice holds the addresses. It reads the route-address settings
+from the route reconciler's configuration store, and the mode of a
+Namespace annotated networking.knative.dev/route-address-mode over the
+key's (an annotation that is not a mode: the key's, and a Warning on the
+Route). The TableTests' Listers get an EndpointSlice lister."
 
 # The controller runs the reconciler and the route reconciler leaves it the
 # placeholders in one step: either alone would leave the names fought over,
@@ -285,7 +358,12 @@ ra controller.go controller_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
 step "routeaddress: run by the controller, which leaves it the placeholder Services" \
-"The controller binary runs the routeaddress reconciler, which watches only
+"Why: from this PR on, route-address-mode changes what a cluster does. It
+is one PR because either half alone would leave a Route's names fought
+over by two reconcilers, or made by none, in a mode other than
+externalname.
+
+The controller binary runs the routeaddress reconciler, which watches only
 the EndpointSlices it manages (a filtered informer), its Routes' KIngresses,
 Services and Endpoints through an index by Route, and resyncs on a change
 of the settings it reads; an Endpoints the Route does not control, or an
@@ -306,39 +384,49 @@ Routes when it changes, so that one namespace can be switched before the
 cluster. With externalname (the default) and no annotation nothing
 changes."
 
-ra rows_test.go steady_test.go switch_test.go faults_test.go order_test.go retry_test.go namespace_test.go
-step "routeaddress: tests of steady state, mode switches, faults and write order" \
-"Tests only: every mode and load balancer shape, converged, writes
-nothing; switching between externalname and endpointslices both ways
-(slices before a Service turns headless, ours removed only once the route
-reconciler has reshaped it), slices moving between controllers, a load
-balancer changing shape; a name never stops answering where the route
-reconciler's would (a load balancer that goes away, a replacement the
-apiserver refuses, one blocked name never stopping the others, objects
-the Route does not control, each write failing, loopback and IPv4-mapped
-addresses, conflicts, a namespace being deleted); a Namespace's mode over
-the key's; the order of the writes against the API."
+ra rows_test.go order_test.go steady_test.go switch_test.go
+step "routeaddress: tests of steady state and mode switches" \
+"Why: an operator switches a live cluster, and back; no name may stop
+answering on the way, and a converged Route must cost no writes.
 
-ra index_test.go slices_test.go pending_test.go reconcile_metrics_test.go
-step "routeaddress: tests of why a name is pending, the metrics and the reads through the indexes" \
-"Tests only: why a name is pending
-(Pending) and what a reconcile records in the metrics (a switch, a name
-held by a foreign Service, a failed write, a fallback); reads through the Route index and the EndpointSlice index,
-scoped to the Route, at a cost that does not grow with the namespace's
-other Routes."
+Tests only, rows of literal objects: every mode and load balancer shape,
+converged, writes nothing; switching between externalname and
+endpointslices both ways (slices before a Service turns headless, ours
+removed only once the route reconciler has reshaped it), slices moving
+between controllers, a load balancer changing shape; the order of the
+writes against the API."
 
-ra large_test.go
-step "routeaddress: tests of load balancers with many addresses" \
-"Tests only: a load balancer of 250 and 1 200 addresses in every mode,
-through the reconciler: EndpointSlices of at most 100 addresses (an
-address added, one removed, a hundred removed with a slice folded into
-the others), an Endpoints holding the first 1 000 with the over-capacity
-annotation and its Warning, and an Endpoints the apiserver refuses as too
-large."
+ra faults_test.go namespace_test.go retry_test.go
+step "routeaddress: tests of faults, namespaces and retries" \
+"Why: the promise of the key is that no name stops answering where the
+route reconciler's would; these rows are that promise, fault by fault.
+
+Tests only: a load balancer that goes away, a replacement the apiserver
+refuses, one blocked name never stopping the others, objects the Route
+does not control, each write failing, loopback and IPv4-mapped addresses,
+conflicts, slices that claim routeaddress's managed-by value, a namespace
+being deleted; a Namespace's mode over the key's and the Routes it
+reconciles when it changes; a transient failure retried after the
+Route's own delay."
+
+ra pending_test.go reconcile_metrics_test.go large_test.go
+step "routeaddress: tests of why a name is pending, the metrics, and large load balancers" \
+"Why: the metrics are what an operator reads during a switch, and a load
+balancer may have more addresses than one slice or one Endpoints holds.
+
+Tests only: why a name is pending (Pending) and what a reconcile records
+in the metrics (a switch, a name held by a foreign Service, a failed
+write, a fallback); a load balancer of 250 and 1 200 addresses in every
+mode: EndpointSlices of at most 100 addresses (an address added, one
+removed, a hundred removed with a slice folded into the others), an
+Endpoints holding the first 1 000 with the over-capacity annotation and
+its Warning, and an Endpoints the apiserver refuses as too large."
 
 send "${HUNKS}/_serving/test/e2e/routeaddress/route_address_test.go" "${SERVING}/test/e2e/routeaddress/route_address_test.go"
 step "test/e2e: a Route's cluster-local Service with a managed route-address-mode" \
-"On a cluster whose config-network sets route-address-mode other than
+"Why: what the TableTests assert must hold on a cluster with an ingress.
+
+On a cluster whose config-network sets route-address-mode other than
 externalname: a Route's Service is headless, its Endpoints or EndpointSlices
 hold the Ingress's addresses, and the Route answers on its cluster-local
 address. Skipped with externalname."

@@ -17,6 +17,7 @@ limitations under the License.
 package routeaddress
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -71,23 +72,7 @@ func serve(resource string, o runtime.Object) clientgotesting.ReactionFunc {
 	}
 }
 
-func withoutLabel[T interface{ DeepCopyObject() runtime.Object }](o T, k string) T {
-	o = o.DeepCopyObject().(T)
-	m := any(o).(interface {
-		GetLabels() map[string]string
-		SetLabels(map[string]string)
-	})
-	l := map[string]string{}
-	for a, b := range m.GetLabels() {
-		if a != k {
-			l[a] = b
-		}
-	}
-	m.SetLabels(l)
-	return o
-}
-
-// TestReconcileFaults reproduces the faults of issue 12, one or more rows
+// TestReconcileFaults holds the faults a name must survive, one or more rows
 // each: a managed mode must never take a name off DNS where the route reconciler keeps
 // it, and one name must never stop the others.
 func TestReconcileFaults(t *testing.T) {
@@ -495,16 +480,6 @@ func TestReconcileFaults(t *testing.T) {
 	table.Test(t, recording(factory()))
 }
 
-func withLabel[T metav1.Object](o T, k, v string) T {
-	l := map[string]string{}
-	for a, b := range o.GetLabels() {
-		l[a] = b
-	}
-	l[k] = v
-	o.SetLabels(l)
-	return o
-}
-
 func foreign[T metav1.Object](o T) T {
 	o.SetOwnerReferences(nil)
 	o.SetUID("someone-else")
@@ -521,4 +496,9 @@ func foreignUID[T metav1.Object](o T) T {
 func named[T metav1.Object](o T, name string) T {
 	o.SetName(name)
 	return o
+}
+
+// withWarned is withMode with warnings already reported for the Route.
+func withWarned(ctx context.Context, events ...string) context.Context {
+	return context.WithValue(ctx, warnedKey{}, events)
 }

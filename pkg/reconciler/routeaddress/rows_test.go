@@ -90,7 +90,19 @@ func headlessFrom(liveSvc, want *corev1.Service) *corev1.Service {
 	return out
 }
 
-// withWarned is withMode with warnings already reported for the Route.
-func withWarned(ctx context.Context, events ...string) context.Context {
-	return context.WithValue(ctx, warnedKey{}, events)
+// withoutLabel is o without the label k.
+func withoutLabel[T interface{ DeepCopyObject() runtime.Object }](o T, k string) T {
+	o = o.DeepCopyObject().(T)
+	m := any(o).(interface {
+		GetLabels() map[string]string
+		SetLabels(map[string]string)
+	})
+	l := map[string]string{}
+	for a, b := range m.GetLabels() {
+		if a != k {
+			l[a] = b
+		}
+	}
+	m.SetLabels(l)
+	return o
 }

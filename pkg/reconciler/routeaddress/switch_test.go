@@ -240,3 +240,14 @@ func mirroredSlice(name string, ips ...string) *discoveryv1.EndpointSlice {
 	s.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Endpoints", Name: name, UID: k8stypes.UID("uid-" + name), Controller: ptr.To(true)}}
 	return s
 }
+
+// withLabel is o with the label k=v.
+func withLabel[T metav1.Object](o T, k, v string) T {
+	l := map[string]string{}
+	for a, b := range o.GetLabels() {
+		l[a] = b
+	}
+	l[k] = v
+	o.SetLabels(l)
+	return o
+}
