@@ -282,38 +282,46 @@ routeaddress's managed-by value among them), taking back a slice whose
 labels were changed, objects the Route does not control, and waiting for
 kube-controller-manager's mirrored slice before a name relies on it."
 
-ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go terminating.go terminating_test.go \
-  pending.go
+ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
-"Why: the reconciler (two PRs on) writes three kinds and must not plan
-again on a cache that has not seen its own writes, nor repeat a Warning
-every reconcile, nor retry writes into a namespace being deleted.
+"Why: the reconciler (three PRs on) writes three kinds, and must neither
+plan again on a cache that has not seen its own writes nor repeat a
+Warning every reconcile.
 
 The reconciler's client and listers of the three kinds it writes, behind
 one dispatch (Services, Endpoints, EndpointSlices: a cached read, a read
 from the apiserver, create, update and a delete preconditioned on the
-UID), and three small types it keeps: the writes its informers have not
-shown yet (a reconcile that starts before they do requeues instead of
-planning again on a stale cache), the Warnings last recorded for each
-Route (each reported once, again after an hour), and the namespaces being
-deleted whose writes it drops (logged once each, as Kubernetes'
-EndpointSlice controller drops such work instead of retrying it); and why
-a name lacks its mode's shape (Pending)."
+UID), the writes its informers have not shown yet (a reconcile that
+starts before they do requeues instead of planning again on a stale
+cache), and the Warnings last recorded for each Route (each reported
+once, again after an hour). The package's doc.go defines the terms the
+code and its events use."
 
-ra metrics.go metrics_test.go
+ra terminating.go terminating_test.go
+step "routeaddress: writes into a namespace being deleted are dropped" \
+"Why: while a namespace is deleted the apiserver refuses every create in
+it; retrying them would fill the work queue and the log for nothing.
+
+The namespaces whose writes the reconciler drops, each logged once, as
+Kubernetes' EndpointSlice controller drops such work instead of retrying
+it; a later successful write in the namespace forgets it."
+
+ra pending.go metrics.go metrics_test.go
 step "routeaddress: the reconciler's metrics" \
 "Why: an operator switching route-address-mode on a live cluster needs to
 see when every name has its new shape, and which ones do not and why,
 without reading events Route by Route.
 
-Registered as the KPA's are: the Routes' names by the shape of their
-Service and the configured mode, the names without the mode's shape by
-why (Pending), the Routes of the buckets a replica leads that it has not
-reconciled since it took them (so that nothing in progress is not read
-as done before every Route has been seen), the writes by kind, verb and
-result, and how long a switch of route-address-mode takes; no attribute
-names a Route. A replica forgets the Routes of a bucket it loses, so that
-the gauges summed over the replicas count each name once."
+Why a name lacks its mode's shape (Pending: one reason each, also the
+Warnings' reasons), and the metrics, registered as the KPA's are: the
+Routes' names by the shape of their Service and the configured mode, the
+names without the mode's shape by why, the Routes of the buckets a
+replica leads that it has not reconciled since it took them (so that
+nothing in progress is not read as done before every Route has been
+seen), the writes by kind, verb and result, and how long a switch of
+route-address-mode takes; no attribute names a Route. A replica forgets
+the Routes of a bucket it loses, so that the gauges summed over the
+replicas count each name once."
 
 ra input.go index_test.go slices_test.go
 step "routeaddress: a Route's objects, read through the informers' indexes" \
@@ -331,8 +339,8 @@ is labelled for another Route."
 ra config.go config_test.go listers_test.go routeaddress.go retry.go namespace.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
-"Why: this joins the parts into a Route reconciler; it is not run yet (next
-PR), so that it can be read and tested on its own.
+"Why: this joins the parts into a Route reconciler; it is not run yet (the
+next PR runs it), so that it can be read and tested on its own.
 
 ReconcileKind gathers a Route's objects (Stores.Input), plans and executes
 them, with a Warning event for what it cannot do, each reported once. It
