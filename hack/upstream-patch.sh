@@ -77,11 +77,18 @@ commit() {
 
 # send SRC DST: copies one file of this repository into serving, with the
 # import paths rewritten: pkg/networking/config, this repository's stand-in
-# for networking's config package, becomes networking's.
+# for networking's config package, becomes networking's. Here the pinned
+# networking config package is imported as networkingcfg, to tell it from
+# the stand-in (netcfg); in serving they are one package, under one alias.
 send() {
   mkdir -p "$(dirname "$2")"
+  if grep -q 'networkingcfg ' "$1" && grep -q 'knative\.dev/route-address/pkg/networking/config' "$1"; then
+    echo "send: $1 imports both networking config packages, which are one in serving" >&2
+    return 1
+  fi
   sed -e 's#knative\.dev/route-address/pkg/networking/config#knative.dev/networking/pkg/config#g' \
-    -e 's#knative\.dev/route-address/pkg/#knative.dev/serving/pkg/#g' "$1" > "$2"
+    -e 's#knative\.dev/route-address/pkg/#knative.dev/serving/pkg/#g' \
+    -e 's#\bnetworkingcfg\b#netcfg#g' "$1" > "$2"
 }
 
 NETWORKING="${OUT}/networking"
@@ -173,8 +180,7 @@ step() {
 # parts, each with its tests, and the key changes what a cluster does from
 # the PR that runs the reconciler in the controller. Each body says why the
 # part is needed, then what it does.
-ra resources/names/doc.go resources/names/names.go resources/names/names_test.go \
-  resources/doc.go resources/loadbalancer.go resources/loadbalancer_test.go \
+ra resources/doc.go resources/loadbalancer.go resources/loadbalancer_test.go \
   testing/doc.go testing/fixtures.go
 step "routeaddress: resolve an Ingress's load balancer to IP addresses" \
 "Why: a Route's names can only get real endpoints if what the KIngress
@@ -188,11 +194,12 @@ DomainInternal naming a Service of this cluster to that Service's
 ClusterIPs and its h2c/http port, with each entry that gives no address
 reported (external Domain, MeshOnly, a Service missing or without a cluster
 IP, an address the apiserver refuses in endpoints), and the entry an
-ExternalName Service would point at. Also the names of the objects
-routeaddress writes and the test fixtures."
+ExternalName Service would point at. Also the test fixtures (a Route,
+its KIngress, the gateway's Service)."
 
-ra resources/addressing.go resources/addressing_test.go resources/endpoints_test.go \
-  resources/placeholders.go resources/placeholders_test.go testing/objects.go
+ra resources/names/doc.go resources/names/names.go resources/names/names_test.go \
+  resources/addressing.go resources/addressing_test.go resources/endpoints_test.go \
+  resources/placeholders.go resources/placeholders_test.go
 step "routeaddress: the headless Service, Endpoints and EndpointSlices of a Route's names" \
 "Why: what each mode makes of a name is decided in one pure function, so
 that the planner and its tests compare against one definition.
@@ -212,9 +219,10 @@ ExternalName Service where nothing resolves and
 route-address-externalname-fallback is enabled, else a headless Service
 with no endpoints; with no load balancer yet, what exists is kept. Under
 externalname (the default), what the route reconciler will make of the
-name."
+name. And the names and labels of the objects routeaddress writes
+(resources/names)."
 
-ra plan/doc.go plan/types.go plan/split.go plan/split_test.go
+ra plan/doc.go plan/types.go plan/split.go plan/split_test.go testing/objects.go
 step "routeaddress: the planner's operations, and how addresses are split over EndpointSlices" \
 "Why: the planner (next) turns desired objects into operations; this is
 its vocabulary, and the one part of it that is arithmetic rather than
@@ -225,7 +233,9 @@ should rewrite as few slices as it can.
 The planner's input, operations and result; a family's addresses split
 over slices {name}, {name}-1, ... of at most 100: slices that exist keep
 the addresses they hold, new addresses fill the free room, and a slice
-emptied by removals is folded into the others (TestSplit)."
+emptied by removals is folded into the others (TestSplit). And the
+Services, Endpoints and EndpointSlices the planner's and the reconciler's
+tests are written with (testing/objects.go)."
 
 ra plan/compare.go plan/plan.go plan/plan_test.go
 step "routeaddress: the planner" \
@@ -284,7 +294,7 @@ kube-controller-manager's mirrored slice before a name relies on it."
 
 ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
-"Why: the reconciler (three PRs on) writes three kinds, and must neither
+"Why: the reconciler, later in the series, writes three kinds, and must neither
 plan again on a cache that has not seen its own writes nor repeat a
 Warning every reconcile.
 
