@@ -131,29 +131,34 @@ func (t *trimmer) trim(obj interface{}) (interface{}, error) {
 		o.Spec.ExternalName = t.share(o.Spec.ExternalName)
 		for i := range o.Spec.Ports {
 			p := &o.Spec.Ports[i]
-			p.Name, p.Protocol = t.share(p.Name), corev1.Protocol(t.share(string(p.Protocol)))
-			t.sharePtr(p.AppProtocol)
+			t.sharePort(&p.Name, &p.Protocol, p.AppProtocol)
 		}
 	case *corev1.Endpoints:
 		for i := range o.Subsets {
 			for j := range o.Subsets[i].Ports {
 				p := &o.Subsets[i].Ports[j]
-				p.Name, p.Protocol = t.share(p.Name), corev1.Protocol(t.share(string(p.Protocol)))
-				t.sharePtr(p.AppProtocol)
+				t.sharePort(&p.Name, &p.Protocol, p.AppProtocol)
 			}
 		}
 	case *discoveryv1.EndpointSlice:
 		o.AddressType = discoveryv1.AddressType(t.share(string(o.AddressType)))
 		for i := range o.Ports {
 			p := &o.Ports[i]
-			t.sharePtr(p.Name)
-			t.sharePtr(p.AppProtocol)
-			if p.Protocol != nil {
-				*p.Protocol = corev1.Protocol(t.share(string(*p.Protocol)))
-			}
+			t.sharePort(p.Name, p.Protocol, p.AppProtocol)
 		}
 	}
 	return obj, nil
+}
+
+// sharePort shares a port's name, protocol and appProtocol, each where it
+// is set: a Service's, an Endpoints' and an EndpointSlice's ports hold the
+// same three, by value or by pointer.
+func (t *trimmer) sharePort(name *string, protocol *corev1.Protocol, appProtocol *string) {
+	t.sharePtr(name)
+	if protocol != nil {
+		*protocol = corev1.Protocol(t.share(string(*protocol)))
+	}
+	t.sharePtr(appProtocol)
 }
 
 // share returns the shared copy of s, making s the shared copy while
