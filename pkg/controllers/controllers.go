@@ -124,12 +124,19 @@ func NewFencedRouteController(ctx context.Context, cmw configmap.Watcher) *contr
 	// routeaddress reads it: an annotation that is not a mode, or none,
 	// leaves config-network's.
 	namespaces := namespaceinformer.Get(ctx)
-	fenced := fence.New(kubeclient.Get(ctx), func(ns string) bool {
+	fenced := fence.New(kubeclient.Get(ctx), func(ns string) fence.Suppression {
 		var annotations map[string]string
 		if n, err := namespaces.Lister().Get(ns); err == nil {
 			annotations = n.Annotations
 		}
-		return store.ModeFor(annotations).Managed()
+		mode, held := store.ModeFor(annotations)
+		switch {
+		case mode.Managed():
+			return fence.All
+		case held:
+			return fence.Existing
+		}
+		return fence.None
 	})
 	ctx = context.WithValue(ctx, kubeclient.Key{}, fenced)
 	// The route reconciler lists a Route's Services by label: through the

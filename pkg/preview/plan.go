@@ -161,6 +161,9 @@ type RoutePlan struct {
 	// yet to mirror into EndpointSlices before the controller goes on
 	// (plan.Plan's Waiting).
 	Waiting []string `json:"waitingForMirroring,omitempty"`
+	// Held are the names the controller leaves as they are because the
+	// Namespace's annotation is not a mode (plan.Plan's Held).
+	Held []string `json:"held,omitempty"`
 }
 
 // Summary counts a plan.
@@ -184,8 +187,11 @@ type Report struct {
 	// its Problem is set is blocked.
 	Controller ControllerState `json:"controller"`
 	// SwitchBlocked says why switching the mode now is not safe.
-	SwitchBlocked string  `json:"switchBlocked,omitempty"`
-	Summary       Summary `json:"summary"`
+	SwitchBlocked string `json:"switchBlocked,omitempty"`
+	// InvalidNamespaces are the Namespaces in scope whose annotation is
+	// not a mode.
+	InvalidNamespaces []InvalidNamespace `json:"invalidNamespaces"`
+	Summary           Summary            `json:"summary"`
 }
 
 // Plan computes what the controller would do if route-address-mode were
@@ -207,17 +213,19 @@ func (c Clients) Plan(ctx context.Context, s Scope, cfg *netcfg.Config) (*Report
 	if err := cl.plan(ctx, cfg, rep); err != nil {
 		return nil, err
 	}
+	rep.InvalidNamespaces = cl.invalidNamespaces()
 	return rep, nil
 }
 
 // plan adds to rep what the controller would do for each Route in cfg's mode.
 func (cl *cluster) plan(ctx context.Context, cfg *netcfg.Config, rep *Report) error {
 	for _, r := range cl.routes {
-		rcfg := cl.namespaceConfig(cfg, r.Namespace)
+		rcfg, held := cl.namespaceConfig(cfg, r.Namespace)
 		in, err := cl.routeInput(ctx, r, rcfg)
 		if err != nil {
 			return err
 		}
+		in.HoldExisting = held
 		p := plan.Make(in)
 		rp := RoutePlan{Namespace: r.Namespace, Route: r.Name, Mode: rcfg.RouteAddressMode, Operations: []Operation{}}
 		for i := range in.Targets {
@@ -233,7 +241,7 @@ func (cl *cluster) plan(ctx context.Context, cfg *netcfg.Config, rep *Report) er
 			rep.Summary.Warnings += len(n.Warnings)
 			rp.Names = append(rp.Names, n)
 		}
-		rp.Waiting = p.Waiting
+		rp.Waiting, rp.Held = p.Waiting, p.Held
 		before, first := in, p
 		opsLeft := map[string]int{}
 		for round := 0; ; round++ {
@@ -294,7 +302,7 @@ func (rep *Report) WriteTable(w io.Writer) {
 	}
 	tw.Flush()
 	for _, r := range rep.Routes {
-		if len(r.Operations) == 0 && len(r.Blocked) == 0 && len(r.Waiting) == 0 {
+		if len(r.Operations) == 0 && len(r.Blocked) == 0 && len(r.Waiting) == 0 && len(r.Held) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s/%s:\n", r.Namespace, r.Route)
@@ -310,6 +318,9 @@ func (rep *Report) WriteTable(w io.Writer) {
 		for _, b := range r.Blocked {
 			fmt.Fprintf(w, "  NOT OWNED: %s (left alone)\n", b)
 		}
+		for _, h := range r.Held {
+			fmt.Fprintf(w, "  HELD: %s is left as it is: the Namespace's annotation is not a mode\n", h)
+		}
 		for _, s := range r.Recreates {
 			fmt.Fprintf(w, "  note: Service %s is recreated: its name does not resolve for a moment\n", s)
 		}
@@ -323,6 +334,10 @@ func (rep *Report) WriteTable(w io.Writer) {
 	}
 	if rep.SwitchBlocked != "" {
 		fmt.Fprintf(w, "\nBLOCKED: switching route-address-mode now is not safe: %s\n", rep.SwitchBlocked)
+	}
+	if len(rep.InvalidNamespaces) > 0 {
+		fmt.Fprintln(w)
+		writeInvalid(w, rep.InvalidNamespaces)
 	}
 	s := rep.Summary
 	fmt.Fprintf(w, "\n%d routes, %d operations, %d Service recreates, %d ExternalName fallbacks, %d warnings, %d names held by objects their Routes do not control\n",
@@ -348,13 +363,19 @@ type Status struct {
 	// LeftBehind are the objects of route-address in scope that a rollback
 	// to the stock controller would leave behind.
 	LeftBehind []string `json:"leftBehindByRollback"`
+	// InvalidNamespaces are the Namespaces in scope whose annotation is
+	// not a mode.
+	InvalidNamespaces []InvalidNamespace `json:"invalidNamespaces"`
 }
 
 // RouteStatus is one Route's names and shapes.
 type RouteStatus struct {
-	Namespace string            `json:"namespace"`
-	Route     string            `json:"route"`
-	Shapes    map[string]string `json:"shapes"`
+	Namespace string `json:"namespace"`
+	Route     string `json:"route"`
+	// Mode is the Route's mode: its Namespace's annotation's, or the
+	// configured one (also when the annotation is not a mode).
+	Mode   string            `json:"mode"`
+	Shapes map[string]string `json:"shapes"`
 }
 
 // Status reads the configured mode and what each Route looks like now.
@@ -363,14 +384,15 @@ func (c Clients) Status(ctx context.Context, s Scope) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Status{Routes: []RouteStatus{}, LeftBehind: cl.leftBehind()}
+	st := &Status{Routes: []RouteStatus{}, LeftBehind: cl.leftBehind(), InvalidNamespaces: cl.invalidNamespaces()}
 	if st.Controller, err = c.controllerState(ctx, s.SystemNamespace, c.now()); err != nil {
 		return nil, err
 	}
 	if st.LeftBehind == nil {
 		st.LeftBehind = []string{}
 	}
-	if ra, err := netcfg.NewConfigFromMap(cl.netData); err != nil {
+	ra, err := netcfg.NewConfigFromMap(cl.netData)
+	if err != nil {
 		st.ConfigError = err.Error()
 	} else {
 		st.Mode, st.ExternalNameFallback = string(ra.RouteAddressMode), string(ra.RouteAddressExternalNameFallback)
@@ -387,6 +409,10 @@ func (c Clients) Status(ctx context.Context, s Scope) (*Status, error) {
 			return nil, err
 		}
 		rs := RouteStatus{Namespace: r.Namespace, Route: r.Name, Shapes: map[string]string{}}
+		if st.ConfigError == "" {
+			rcfg, _ := cl.namespaceConfig(ra, r.Namespace)
+			rs.Mode = string(rcfg.RouteAddressMode)
+		}
 		for _, a := range in.Targets {
 			rs.Shapes[a.Name] = currentShape(r, a.Name, in.Actual)
 		}
@@ -403,13 +429,17 @@ func (st *Status) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "route-address-mode=%s route-address-externalname-fallback=%s\n\n", st.Mode, st.ExternalNameFallback)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAMESPACE\tROUTE\tSERVICE\tSHAPE")
+	fmt.Fprintln(tw, "NAMESPACE\tROUTE\tMODE\tSERVICE\tSHAPE")
 	for _, r := range st.Routes {
 		for _, svc := range slices.Sorted(maps.Keys(r.Shapes)) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Namespace, r.Route, svc, r.Shapes[svc])
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Namespace, r.Route, r.Mode, svc, r.Shapes[svc])
 		}
 	}
 	tw.Flush()
+	if len(st.InvalidNamespaces) > 0 {
+		fmt.Fprintln(w)
+		writeInvalid(w, st.InvalidNamespaces)
+	}
 	fmt.Fprintf(w, "\n%d ExternalName Services in the cluster\n", st.ExternalNameServices)
 	fmt.Fprintf(w, "%s\n", st.Controller.describe())
 	if st.Controller.Problem != "" {
@@ -495,6 +525,8 @@ func left(in plan.Input, p plan.Plan, t *resources.Addressing, ops int) string {
 		return fmt.Sprintf("%d operations", ops)
 	}
 	switch routeaddress.Pending(in, p, t) {
+	case routeaddress.InvalidModeAnnotation:
+		return "held as it is: the Namespace's annotation is not a mode"
 	case routeaddress.PendingMirroring:
 		return "waits for kube-controller-manager to mirror its Endpoints"
 	case routeaddress.PendingRouteReconciler:

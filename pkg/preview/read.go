@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net"
 	"net/url"
@@ -268,15 +269,54 @@ func (c Clients) namespaceModes(ctx context.Context, s Scope) (map[string]map[st
 }
 
 // namespaceConfig is cfg with the mode of the Routes in namespace ns: its
-// annotation's when that is a mode, as the controller reads it.
-func (cl *cluster) namespaceConfig(cfg *netcfg.Config, ns string) *netcfg.Config {
+// annotation's when that is a mode, as the controller reads it. held is
+// true when the annotation is not a mode: the controller leaves the names
+// that exist as they are (plan.Input.HoldExisting).
+func (cl *cluster) namespaceConfig(cfg *netcfg.Config, ns string) (_ *netcfg.Config, held bool) {
 	mode, err := cfg.RouteAddressModeFor(cl.modes[ns])
 	if err != nil || mode == cfg.RouteAddressMode {
-		return cfg
+		return cfg, err != nil
 	}
 	copied := *cfg
 	copied.RouteAddressMode = mode
-	return &copied
+	return &copied, false
+}
+
+// InvalidNamespace is a Namespace whose route-address-mode annotation is
+// not a mode: the controller leaves its Routes' names that exist as they
+// are until it is fixed or removed.
+type InvalidNamespace struct {
+	Namespace string `json:"namespace"`
+	Value     string `json:"value"`
+}
+
+// invalidNamespaces lists the Namespaces in scope whose annotation is not
+// a mode.
+func (cl *cluster) invalidNamespaces() []InvalidNamespace {
+	out := []InvalidNamespace{}
+	for _, ns := range slices.Sorted(maps.Keys(cl.modes)) {
+		if _, err := (&netcfg.Config{}).RouteAddressModeFor(cl.modes[ns]); err != nil {
+			out = append(out, InvalidNamespace{Namespace: ns, Value: cl.modes[ns][netcfg.RouteAddressModeAnnotationKey]})
+		}
+	}
+	return out
+}
+
+// writeInvalid prints the Namespaces whose annotation is not a mode.
+func writeInvalid(w io.Writer, invalid []InvalidNamespace) {
+	for _, n := range invalid {
+		fmt.Fprintf(w, "INVALID: Namespace %s: annotation %s=%q is not a mode (allowed: %s); the controller leaves its Routes' Services, Endpoints and EndpointSlices as they are until it is fixed or removed\n",
+			n.Namespace, netcfg.RouteAddressModeAnnotationKey, n.Value, allowedModes())
+	}
+}
+
+// allowedModes lists the modes, comma separated.
+func allowedModes() string {
+	out := make([]string, len(netcfg.RouteAddressModes))
+	for i, m := range netcfg.RouteAddressModes {
+		out[i] = string(m)
+	}
+	return strings.Join(out, ", ")
 }
 
 // gateways gets the Services outside scope that the KIngresses'

@@ -43,6 +43,11 @@ import (
 // ExitBlocked is plan's exit code when switching the mode now is not safe.
 const ExitBlocked = 2
 
+// ExitInvalidAnnotation is the exit code of plan and status when a
+// Namespace in scope has a route-address-mode annotation that is not a
+// mode.
+const ExitInvalidAnnotation = 5
+
 // NewClients is how Main gets its clients from kubectl's standard flags
 // (--kubeconfig, --context, -n, --as, --request-timeout, ...); tests
 // replace it. It returns the namespace the flags and kubeconfig select.
@@ -191,7 +196,9 @@ Exit status: 0 when the switch can go ahead and every name will have the
 mode's shape; %d when switching now is not safe (serving's controller is
 rolling out, or runs without route-address); %d when it can go ahead but
 names are held by objects their Routes do not control (NotOwned: listed,
-left alone); 1 on errors.`, joined(netcfg.RouteAddressModes), ExitBlocked, ExitNotOwned),
+left alone); %d when a Namespace in scope has a route-address-mode
+annotation that is not a mode (listed: the controller leaves its Routes'
+names as they are); 1 on errors.`, joined(netcfg.RouteAddressModes), ExitBlocked, ExitNotOwned, ExitInvalidAnnotation),
 		Example: `  # Every Route of the cluster
   kubectl route-address plan --mode endpointsandslices -A
 
@@ -235,6 +242,8 @@ left alone); 1 on errors.`, joined(netcfg.RouteAddressModes), ExitBlocked, ExitN
 			switch {
 			case rep.SwitchBlocked != "":
 				return exitError{ExitBlocked}
+			case len(rep.InvalidNamespaces) > 0:
+				return exitError{ExitInvalidAnnotation}
 			case rep.Summary.Blocked > 0:
 				return exitError{ExitNotOwned}
 			}
@@ -264,7 +273,10 @@ overloaded or failing) is retried, with a warning on stderr.
 Exit status: 0 (with --watch: once every name has the mode's shape); with
 --watch, %d once the controller has nothing left to do but names are held
 by objects their Routes do not control (NotOwned: listed, left alone), %d
-when --timeout passes first (the names left are listed); 1 on errors.`, ExitNotOwned, ExitTimeout),
+when --timeout passes first (the names left are listed); without --watch,
+%d when a Namespace in scope has a route-address-mode annotation that is
+not a mode (listed; with --watch its names are left, as held); 1 on
+errors.`, ExitNotOwned, ExitTimeout, ExitInvalidAnnotation),
 		Example: `  # The Routes of the current namespace
   kubectl route-address status
 
@@ -303,7 +315,13 @@ when --timeout passes first (the names left are listed); 1 on errors.`, ExitNotO
 				}
 				return out
 			}
-			return report{st, st.WriteTable, routes}.print(stdout, o.output)
+			if err := (report{st, st.WriteTable, routes}).print(stdout, o.output); err != nil {
+				return err
+			}
+			if len(st.InvalidNamespaces) > 0 {
+				return exitError{ExitInvalidAnnotation}
+			}
+			return nil
 		},
 	}
 	status.Flags().BoolVarP(&watching, "watch", "w", false, "Follow a switch until every name has the configured mode's shape")

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -331,5 +332,42 @@ func TestNamespaceMode(t *testing.T) {
 	code, _, errOut := run(t, c, "plan", "--mode", "endpointslices", "-A")
 	if code == 1 || strings.Count(errOut, "Warning: cannot read Namespaces") != 1 {
 		t.Errorf("plan -A without Namespaces: exit %d, stderr %q; want one warning that Namespaces cannot be read", code, errOut)
+	}
+}
+
+// TestInvalidNamespaceAnnotation: a Namespace whose annotation is not a
+// mode is listed by plan and status, which exit ExitInvalidAnnotation;
+// plan shows its Routes' names that exist as held, with no operation,
+// status the configured mode, and status --watch never counts them done.
+func TestInvalidNamespaceAnnotation(t *testing.T) {
+	c, kube, _ := world("ExternalName")
+	if _, err := kube.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
+		Name: "default", Annotations: map[string]string{netcfg.RouteAddressModeAnnotationKey: "endpointslice"},
+	}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	invalid := `INVALID: Namespace default: annotation networking.knative.dev/route-address-mode="endpointslice" is not a mode`
+	code, out, errOut := run(t, c, "plan", "--mode", "endpointslices", "-n", "default")
+	if code != ExitInvalidAnnotation || !strings.Contains(out, invalid) || !strings.Contains(out, "HELD: hello is left as it is") {
+		t.Errorf("plan: exit %d, stdout %q, stderr %q; want %d, %q and hello held", code, out, errOut, ExitInvalidAnnotation, invalid)
+	}
+	_, out, _ = run(t, c, "plan", "--mode", "endpointslices", "-n", "default", "-o", "json")
+	var rep preview.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err, out)
+	}
+	if want := []preview.InvalidNamespace{{Namespace: "default", Value: "endpointslice"}}; !reflect.DeepEqual(rep.InvalidNamespaces, want) {
+		t.Errorf("plan -o json: invalidNamespaces %v, want %v", rep.InvalidNamespaces, want)
+	}
+	for _, r := range rep.Routes {
+		for _, op := range r.Operations {
+			if op.Kind == "Service" && op.Name == r.Route {
+				t.Errorf("plan -o json: %s %s %s, want the existing name held", op.Verb, op.Kind, op.Name)
+			}
+		}
+	}
+	code, out, _ = run(t, c, "status", "-n", "default")
+	if code != ExitInvalidAnnotation || !strings.Contains(out, invalid) || !strings.Contains(out, "default    hello  externalname") {
+		t.Errorf("status: exit %d, stdout %q; want %d, %q and the configured mode", code, out, ExitInvalidAnnotation, invalid)
 	}
 }

@@ -60,7 +60,7 @@ var (
 	// writes failed.
 	reasons = []string{
 		PendingNotReconciled, PendingMirroring, PendingWriteFailed, PendingRouteReconciler,
-		PendingNotOwned, PendingNoLoadBalancer, PendingFallback, PendingUnresolvable,
+		PendingNotOwned, PendingNoLoadBalancer, PendingFallback, PendingUnresolvable, InvalidModeAnnotation,
 	}
 	// switchBuckets are the bounds, in seconds, of a switch's duration.
 	switchBuckets = []float64{1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200}
@@ -85,10 +85,18 @@ type nameState struct {
 	pending string
 }
 
-// routeState is a Route's names and the mode of its last reconcile.
+// routeState is a Route's names as its last reconcile left them: the
+// configured mode then, and the mode its names had (its Namespace's).
 type routeState struct {
+	configured, mode netcfg.RouteAddressMode
+	names            []nameState
+}
+
+// shapeMode is a label set of the names gauge: a Service shape, and the
+// mode of the names counted.
+type shapeMode struct {
+	shape resources.ServiceShape
 	mode  netcfg.RouteAddressMode
-	names []nameState
 }
 
 // metrics are the reconciler's instruments and the state their gauges
@@ -109,7 +117,7 @@ type metrics struct {
 	// no switch is in progress.
 	since   time.Time
 	routes  map[types.NamespacedName]routeState
-	shapes  map[resources.ServiceShape]int64
+	shapes  map[shapeMode]int64
 	pending map[string]int64
 	// led are the buckets this replica leads; unreconciled the Routes of
 	// those buckets that it has not reconciled since it took them (as
@@ -118,8 +126,12 @@ type metrics struct {
 	unreconciled map[types.NamespacedName]struct{}
 
 	names, pendingNames, unreconciledRoutes otelmetric.Int64ObservableGauge
-	writes                                  otelmetric.Int64Counter
-	switchDuration                          otelmetric.Float64Histogram
+	invalidNamespaces                       otelmetric.Int64ObservableGauge
+	// invalid counts the Namespaces whose route-address-mode annotation
+	// is not a mode; nil: not observed.
+	invalid        func() (int, error)
+	writes         otelmetric.Int64Counter
+	switchDuration otelmetric.Float64Histogram
 }
 
 // newMetrics registers the instruments with mp (the global provider when
@@ -132,7 +144,7 @@ func newMetrics(mp otelmetric.MeterProvider) *metrics {
 	m := &metrics{clock: clock.RealClock{}, routes: map[types.NamespacedName]routeState{}, unreconciled: map[types.NamespacedName]struct{}{}}
 	m.recount()
 	m.names = must(meter.Int64ObservableGauge("kn.routeaddress.names.count",
-		otelmetric.WithDescription("Number of Routes' cluster-local names by the shape of their Service, and the configured route-address-mode"),
+		otelmetric.WithDescription("Number of Routes' cluster-local names by the shape of their Service, and the route-address-mode they have (their Namespace's)"),
 		otelmetric.WithUnit("{name}")))
 	m.pendingNames = must(meter.Int64ObservableGauge("kn.routeaddress.names.pending.count",
 		otelmetric.WithDescription("Number of Routes' cluster-local names that do not have the shape the configured route-address-mode asks for, by why"),
@@ -140,6 +152,9 @@ func newMetrics(mp otelmetric.MeterProvider) *metrics {
 	m.unreconciledRoutes = must(meter.Int64ObservableGauge("kn.routeaddress.routes.unreconciled.count",
 		otelmetric.WithDescription("Number of Routes this replica leads that it has not reconciled since it took them (since it started, or took their bucket)"),
 		otelmetric.WithUnit("{route}")))
+	m.invalidNamespaces = must(meter.Int64ObservableGauge("kn.routeaddress.namespaces.invalid.count",
+		otelmetric.WithDescription("Number of Namespaces whose route-address-mode annotation is not a mode: their Routes' names are held as they are"),
+		otelmetric.WithUnit("{namespace}")))
 	m.writes = must(meter.Int64Counter("kn.routeaddress.writes",
 		otelmetric.WithDescription("Number of writes of Routes' Services, Endpoints and EndpointSlices, by kind, verb and result"),
 		otelmetric.WithUnit("{write}")))
@@ -147,7 +162,7 @@ func newMetrics(mp otelmetric.MeterProvider) *metrics {
 		otelmetric.WithDescription("Time from a change of route-address-mode until no name is left that the controller is still working on"),
 		otelmetric.WithUnit("s"),
 		otelmetric.WithExplicitBucketBoundaries(switchBuckets...)))
-	must(meter.RegisterCallback(m.observe, m.names, m.pendingNames, m.unreconciledRoutes))
+	must(meter.RegisterCallback(m.observe, m.names, m.pendingNames, m.unreconciledRoutes, m.invalidNamespaces))
 	return m
 }
 
@@ -157,14 +172,26 @@ func (m *metrics) observe(_ context.Context, o otelmetric.Observer) error {
 	if !m.set {
 		return nil
 	}
-	mode := modeKey.With(string(m.mode))
 	for _, s := range shapes {
-		o.ObserveInt64(m.names, m.shapes[s], otelmetric.WithAttributes(shapeKey.With(string(s)), mode))
+		// The configured mode's series are observed when zero too.
+		if _, ok := m.shapes[shapeMode{s, m.mode}]; !ok {
+			o.ObserveInt64(m.names, 0, otelmetric.WithAttributes(shapeKey.With(string(s)), modeKey.With(string(m.mode))))
+		}
+	}
+	for k, n := range m.shapes {
+		o.ObserveInt64(m.names, n, otelmetric.WithAttributes(shapeKey.With(string(k.shape)), modeKey.With(string(k.mode))))
 	}
 	for _, r := range reasons {
 		o.ObserveInt64(m.pendingNames, m.pending[r], otelmetric.WithAttributes(reasonKey.With(r)))
 	}
 	o.ObserveInt64(m.unreconciledRoutes, int64(len(m.unreconciled)))
+	if m.invalid != nil {
+		n, err := m.invalid()
+		if err != nil {
+			return err
+		}
+		o.ObserveInt64(m.invalidNamespaces, int64(n))
+	}
 	return nil
 }
 
@@ -224,8 +251,9 @@ func (m *metrics) configured(mode netcfg.RouteAddressMode) {
 	m.settle()
 }
 
-// reconciled records a Route's names as its reconcile in mode left them.
-func (m *metrics) reconciled(key types.NamespacedName, mode netcfg.RouteAddressMode, names []nameState) {
+// reconciled records a Route's names as its reconcile left them, with the
+// configured mode then and the mode of its Namespace.
+func (m *metrics) reconciled(key types.NamespacedName, configured, mode netcfg.RouteAddressMode, names []nameState) {
 	if m == nil {
 		return
 	}
@@ -233,7 +261,7 @@ func (m *metrics) reconciled(key types.NamespacedName, mode netcfg.RouteAddressM
 	defer m.mu.Unlock()
 	delete(m.unreconciled, key)
 	m.count(m.routes[key], -1)
-	m.routes[key] = routeState{mode: mode, names: names}
+	m.routes[key] = routeState{configured: configured, mode: mode, names: names}
 	m.count(m.routes[key], 1)
 	m.settle()
 }
@@ -292,13 +320,16 @@ func (m *metrics) wrote(ctx context.Context, op plan.Op, err error) {
 }
 
 // count adds a Route's names to the counts (sign 1) or takes them out
-// (sign -1). A Route last reconciled in another mode than the configured
-// one counts as not reconciled.
+// (sign -1). A Route last reconciled under another configured mode than
+// the current one counts as not reconciled.
 func (m *metrics) count(r routeState, sign int64) {
 	for _, n := range r.names {
-		m.shapes[n.shape] += sign
+		k := shapeMode{n.shape, r.mode}
+		if m.shapes[k] += sign; m.shapes[k] == 0 {
+			delete(m.shapes, k)
+		}
 		reason := n.pending
-		if r.mode != m.mode {
+		if r.configured != m.mode {
 			reason = PendingNotReconciled
 		}
 		if reason != "" {
@@ -308,7 +339,7 @@ func (m *metrics) count(r routeState, sign int64) {
 }
 
 func (m *metrics) recount() {
-	m.shapes, m.pending = map[resources.ServiceShape]int64{}, map[string]int64{}
+	m.shapes, m.pending = map[shapeMode]int64{}, map[string]int64{}
 	for _, r := range m.routes {
 		m.count(r, 1)
 	}

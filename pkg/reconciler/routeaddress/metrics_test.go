@@ -105,14 +105,15 @@ func TestMetricsSwitch(t *testing.T) {
 	m.clock = clock
 	en, es := netcfg.RouteAddressModeExternalName, netcfg.RouteAddressModeEndpointSlices
 	a, b := k8stypes.NamespacedName{Namespace: "ns", Name: "a"}, k8stypes.NamespacedName{Namespace: "ns", Name: "b"}
+	c, d := k8stypes.NamespacedName{Namespace: "staged", Name: "c"}, k8stypes.NamespacedName{Namespace: "typo", Name: "d"}
 	external := []nameState{{shape: resources.ServiceExternalName}}
 
 	if got := scrape(t, reader); len(got) != 0 {
 		t.Errorf("before the configuration is read: %q, want nothing", got)
 	}
 	m.configured(en)
-	m.reconciled(a, en, external)
-	m.reconciled(b, en, []nameState{{shape: resources.ServiceExternalName}, {shape: resources.ServiceExternalName}})
+	m.reconciled(a, en, en, external)
+	m.reconciled(b, en, en, []nameState{{shape: resources.ServiceExternalName}, {shape: resources.ServiceExternalName}})
 	steps := []struct {
 		name string
 		do   func()
@@ -121,23 +122,24 @@ func TestMetricsSwitch(t *testing.T) {
 		name: "the mode changes: every name is not reconciled",
 		do:   func() { m.configured(es); clock.SetTime(clock.Now().Add(30 * time.Second)) },
 		want: []string{
-			"kn.routeaddress.names.count{mode=endpointslices,shape=externalname} 3",
+			"kn.routeaddress.names.count{mode=externalname,shape=externalname} 3",
 			"kn.routeaddress.names.pending.count{reason=NotReconciled} 3",
 		},
 	}, {
 		name: "a waits for mirroring",
 		do: func() {
-			m.reconciled(a, es, []nameState{{shape: resources.ServiceExternalName, pending: PendingMirroring}})
+			m.reconciled(a, es, es, []nameState{{shape: resources.ServiceExternalName, pending: PendingMirroring}})
 		},
 		want: []string{
-			"kn.routeaddress.names.count{mode=endpointslices,shape=externalname} 3",
+			"kn.routeaddress.names.count{mode=endpointslices,shape=externalname} 1",
+			"kn.routeaddress.names.count{mode=externalname,shape=externalname} 2",
 			"kn.routeaddress.names.pending.count{reason=NotReconciled} 2",
 			"kn.routeaddress.names.pending.count{reason=WaitingForMirroring} 1",
 		},
 	}, {
 		name: "b is headless, one name held by a foreign Service",
 		do: func() {
-			m.reconciled(b, es, []nameState{{shape: resources.ServiceHeadless}, {shape: resources.ServiceClusterIP, pending: PendingNotOwned}})
+			m.reconciled(b, es, es, []nameState{{shape: resources.ServiceHeadless}, {shape: resources.ServiceClusterIP, pending: PendingNotOwned}})
 			clock.SetTime(clock.Now().Add(60 * time.Second))
 		},
 		want: []string{
@@ -149,7 +151,7 @@ func TestMetricsSwitch(t *testing.T) {
 		},
 	}, {
 		name: "a is headless: the switch is over after 90 s (the foreign Service waits for a person)",
-		do:   func() { m.reconciled(a, es, []nameState{{shape: resources.ServiceHeadless}}) },
+		do:   func() { m.reconciled(a, es, es, []nameState{{shape: resources.ServiceHeadless}}) },
 		want: []string{
 			"kn.routeaddress.names.count{mode=endpointslices,shape=clusterip} 1",
 			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 2",
@@ -165,9 +167,33 @@ func TestMetricsSwitch(t *testing.T) {
 		},
 	}, {
 		name: "the same mode stored again starts no switch",
-		do:   func() { m.configured(es); m.reconciled(a, es, []nameState{{shape: resources.ServiceHeadless}}) },
+		do:   func() { m.configured(es); m.reconciled(a, es, es, []nameState{{shape: resources.ServiceHeadless}}) },
 		want: []string{
 			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 1",
+			"kn.routeaddress.switch.duration{mode=endpointslices} count=1 sum=90",
+		},
+	}, {
+		name: "c is in a Namespace annotated endpointsandslices: its names carry that mode",
+		do: func() {
+			m.reconciled(c, es, netcfg.RouteAddressModeEndpointsAndSlices, []nameState{{shape: resources.ServiceHeadless}})
+		},
+		want: []string{
+			"kn.routeaddress.names.count{mode=endpointsandslices,shape=headless} 1",
+			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 1",
+			"kn.routeaddress.switch.duration{mode=endpointslices} count=1 sum=90",
+		},
+	}, {
+		name: "d is in a Namespace whose annotation is not a mode: held, and the Namespace counted",
+		do: func() {
+			m.invalid = func() (int, error) { return 1, nil }
+			m.reconciled(d, es, es, []nameState{{shape: resources.ServiceExternalName, pending: InvalidModeAnnotation}})
+		},
+		want: []string{
+			"kn.routeaddress.names.count{mode=endpointsandslices,shape=headless} 1",
+			"kn.routeaddress.names.count{mode=endpointslices,shape=externalname} 1",
+			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 1",
+			"kn.routeaddress.names.pending.count{reason=InvalidModeAnnotation} 1",
+			"kn.routeaddress.namespaces.invalid.count{} 1",
 			"kn.routeaddress.switch.duration{mode=endpointslices} count=1 sum=90",
 		},
 	}}
@@ -195,7 +221,7 @@ func TestMetricsDemoted(t *testing.T) {
 		for i := range 40 {
 			key := k8stypes.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("r%d", i)}
 			if slices.ContainsFunc(bs, func(b reconciler.Bucket) bool { return b.Has(key) }) {
-				m.reconciled(key, es, []nameState{{shape: resources.ServiceHeadless}, {shape: resources.ServiceHeadless}})
+				m.reconciled(key, es, es, []nameState{{shape: resources.ServiceHeadless}, {shape: resources.ServiceHeadless}})
 			}
 		}
 	}
@@ -281,7 +307,7 @@ func TestMetricsUnreconciled(t *testing.T) {
 		t.Errorf("bucket 0 taken: %s unreconciled, want %s", got, want)
 	}
 	for _, k := range in0[1:] {
-		m.reconciled(k, es, []nameState{{shape: resources.ServiceHeadless}})
+		m.reconciled(k, es, es, []nameState{{shape: resources.ServiceHeadless}})
 	}
 	if got := unreconciled(); got != "1" {
 		t.Errorf("all but one reconciled: %s unreconciled, want 1", got)
@@ -318,7 +344,7 @@ func TestMetricsUnreconciled(t *testing.T) {
 func TestMetricsNil(t *testing.T) {
 	var m *metrics
 	m.configured(netcfg.RouteAddressModeEndpoints)
-	m.reconciled(k8stypes.NamespacedName{Name: "a"}, netcfg.RouteAddressModeEndpoints, nil)
+	m.reconciled(k8stypes.NamespacedName{Name: "a"}, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpoints, nil)
 	m.forget(k8stypes.NamespacedName{Name: "a"})
 	m.demoted(reconciler.UniversalBucket())
 	m.promoted(reconciler.UniversalBucket())

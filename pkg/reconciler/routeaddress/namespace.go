@@ -17,36 +17,43 @@ limitations under the License.
 package routeaddress
 
 import (
+	"context"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"knative.dev/pkg/controller"
+	"knative.dev/pkg/logging"
 	servinglisters "knative.dev/serving/pkg/client/listers/serving/v1"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
-// InvalidModeAnnotation is the reason of the Warning event on a Route whose
-// Namespace's route-address-mode annotation is not a mode.
+// InvalidModeAnnotation is the reason of the Warning event on a Namespace
+// whose route-address-mode annotation is not a mode, and why its Routes'
+// names that exist are left as they are.
 const InvalidModeAnnotation = "InvalidModeAnnotation"
 
 // namespaceNetwork returns the configuration the Routes of namespace ns are
 // reconciled under: network with the mode of the Namespace's annotation
 // (netcfg.RouteAddressModeAnnotationKey), network itself when it has none
-// or is not found. An annotation that is not a mode leaves network's mode,
-// and is returned as a Warning about the Route.
-func namespaceNetwork(namespaces corev1listers.NamespaceLister, network *netcfg.Config, ns string) (*netcfg.Config, *warning) {
+// or is not found. A Namespace whose annotation is not a mode is returned
+// with network: the names of its Routes that have a Service are held as
+// they are (plan.Input.HoldExisting), and the others get network's mode.
+func namespaceNetwork(namespaces corev1listers.NamespaceLister, network *netcfg.Config, ns string) (*netcfg.Config, *invalidNamespace) {
 	n, err := namespaces.Get(ns)
 	if err != nil {
 		return network, nil
 	}
 	mode, err := network.RouteAddressModeFor(n.Annotations)
 	if err != nil {
-		return network, &warning{InvalidModeAnnotation, fmt.Sprintf("Namespace %q: %v; its Routes have config-network's %s %q",
-			ns, err, netcfg.RouteAddressModeKey, network.RouteAddressMode)}
+		return network, &invalidNamespace{namespace: n, message: fmt.Sprintf(
+			"%v; the Services, Endpoints and EndpointSlices of the Routes in Namespace %q are left as they are, and names that have no Service get config-network's %s %q, until the annotation is a mode or is removed",
+			err, ns, netcfg.RouteAddressModeKey, network.RouteAddressMode)}
 	}
 	if mode == network.RouteAddressMode {
 		return network, nil
@@ -54,6 +61,42 @@ func namespaceNetwork(namespaces corev1listers.NamespaceLister, network *netcfg.
 	copied := *network
 	copied.RouteAddressMode = mode
 	return &copied, nil
+}
+
+// invalidNamespace is a Namespace whose route-address-mode annotation is
+// not a mode, and the Warning that says so.
+type invalidNamespace struct {
+	namespace *corev1.Namespace
+	message   string
+}
+
+// reportInvalid records the Warning about a Namespace whose annotation is
+// not a mode once for all its Routes (and again after an hour while it
+// holds; see warned).
+func (c *Reconciler) reportInvalid(ctx context.Context, n *invalidNamespace) {
+	w := warning{InvalidModeAnnotation, n.message}
+	if c.warned != nil && len(c.warned.filter(types.NamespacedName{Name: n.namespace.Name}, []string{w.key()})) == 0 {
+		return
+	}
+	logging.FromContext(ctx).Warnw(n.message, "namespace", n.namespace.Name)
+	controller.GetEventRecorder(ctx).Event(n.namespace, corev1.EventTypeWarning, w.reason, w.message)
+}
+
+// InvalidModeNamespaces counts the Namespaces whose route-address-mode
+// annotation is not a mode.
+func InvalidModeNamespaces(namespaces corev1listers.NamespaceLister) (int, error) {
+	ns, err := namespaces.List(labels.Everything())
+	if err != nil {
+		return 0, err
+	}
+	network := &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeExternalName}
+	n := 0
+	for _, namespace := range ns {
+		if _, err := network.RouteAddressModeFor(namespace.Annotations); err != nil {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // OnNamespaceMode returns a Namespace event handler that enqueues the

@@ -46,7 +46,7 @@ func annotated(mode string) *corev1.Namespace {
 // their mode, over config-network's; a value that is not a mode leaves
 // config-network's and is a Warning on the Route.
 func TestReconcileNamespaceMode(t *testing.T) {
-	untagged := rt.Route(false)
+	untagged, tagged := rt.Route(false), rt.Route(true)
 	es, en := netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeExternalName
 	on := netcfg.RouteAddressFallbackEnabled
 	h := rt.RouteName
@@ -68,13 +68,39 @@ func TestReconcileNamespaceMode(t *testing.T) {
 		Ctx:     withMode(es, on),
 		Objects: append(base(untagged, lbInternal, upstream...), annotated("externalname")),
 	}, {
-		Name:    "an annotation that is not a mode: config-network's mode, and a Warning",
+		Name:       "an annotation that is not a mode, the names headless as config-network's EndpointSlices has them: nothing is written, a Warning",
+		Key:        key,
+		Ctx:        withMode(es, on),
+		Objects:    append(base(untagged, lbInternal, headless...), annotated("endpointslice")),
+		WantEvents: []string{invalidAnnotation("endpointslice", es)},
+	}, {
+		// A namespace held back, its annotation edited into a typo: the
+		// cluster's mode would switch it.
+		Name:       "an annotation that is not a mode, the names ExternalName, config-network's EndpointSlices: nothing is written",
+		Key:        key,
+		Ctx:        withMode(es, on),
+		Objects:    append(base(untagged, lbInternal, upstream...), annotated("externalnam")),
+		WantEvents: []string{invalidAnnotation("externalnam", es)},
+	}, {
+		// A namespace staged ahead, its annotation edited into a typo: the
+		// cluster's mode would send it back.
+		Name:       "an annotation that is not a mode, the names headless, config-network's ExternalName: nothing is written",
+		Key:        key,
+		Ctx:        withMode(en, on),
+		Objects:    append(base(untagged, lbInternal, headless...), annotated("endpointslice")),
+		WantEvents: []string{invalidAnnotation("endpointslice", en)},
+	}, {
+		Name:    "an annotation that is not a mode: a name without a Service gets config-network's mode, the others stay",
 		Key:     key,
 		Ctx:     withMode(es, on),
-		Objects: append(base(untagged, lbInternal, headless...), annotated("endpointslice")),
-		WantEvents: []string{Eventf(corev1.EventTypeWarning, InvalidModeAnnotation,
-			`Namespace %q: annotation %s with value: "endpointslice" is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; its Routes have config-network's route-address-mode "endpointslices"`,
-			rt.Namespace, netcfg.RouteAddressModeAnnotationKey)},
+		Objects: append(base(tagged, lbInternal, upstream...), annotated("endpointslice")),
+		WantCreates: []runtime.Object{
+			rt.HeadlessService(rt.TagService), rt.Slice(rt.TagService, ipv4, "10.96.100.10"),
+		},
+		WantEvents: []string{
+			invalidAnnotation("endpointslice", es),
+			done("Created", obj(plan.KindService, rt.TagService), obj(plan.KindEndpointSlice, rt.TagService+"-ipv4")),
+		},
 	}, {
 		Name:    "an empty annotation: config-network's mode",
 		Key:     key,
@@ -82,6 +108,15 @@ func TestReconcileNamespaceMode(t *testing.T) {
 		Objects: append(base(untagged, lbInternal, headless...), annotated("")),
 	}}
 	table.Test(t, recording(factory()))
+}
+
+// invalidAnnotation is the Warning on the Namespace whose annotation has
+// value, with config-network's mode.
+func invalidAnnotation(value string, mode netcfg.RouteAddressMode) string {
+	return Eventf(corev1.EventTypeWarning, InvalidModeAnnotation,
+		`annotation %s with value: %q is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices; `+
+			`the Services, Endpoints and EndpointSlices of the Routes in Namespace %q are left as they are, and names that have no Service get config-network's route-address-mode %q, until the annotation is a mode or is removed`,
+		netcfg.RouteAddressModeAnnotationKey, value, rt.Namespace, mode)
 }
 
 // TestOnNamespaceMode: a change of the annotation enqueues the Namespace's

@@ -42,7 +42,8 @@ const (
 
 // Pending says why the name t.Name does not have the shape its mode asks
 // for once p's operations are made on in.Actual, "" when it has it: an
-// object the Route does not control holds it, kube-controller-manager has
+// object the Route does not control holds it, its Namespace's annotation is
+// not a mode (it is held as it is), kube-controller-manager has
 // yet to mirror its Endpoints, its KIngress has no load balancer (it keeps
 // its last addresses), its load balancer cannot be resolved (it falls back
 // to ExternalName, or has no endpoints), or, in ExternalName mode, our
@@ -53,6 +54,8 @@ func Pending(in plan.Input, p plan.Plan, t *resources.Addressing) string {
 		return PendingNotOwned
 	}
 	switch {
+	case slices.Contains(p.Held, t.Name):
+		return InvalidModeAnnotation
 	case slices.Contains(p.Waiting, t.Name):
 		return PendingMirroring
 	case slices.Contains(p.NoLoadBalancer, t.Name):

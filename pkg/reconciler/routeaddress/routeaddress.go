@@ -89,10 +89,11 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	if err != nil {
 		return err
 	}
-	var warnings []warning
 	if invalid != nil {
-		warnings = append(warnings, *invalid)
+		in.HoldExisting = true
+		c.reportInvalid(ctx, invalid)
 	}
+	var warnings []warning
 	for i := range in.Targets {
 		a := &in.Targets[i]
 		for _, ref := range a.Resolution.Referenced {
@@ -119,7 +120,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		c.metrics.forget(key)
 		return nil
 	}
-	c.metrics.reconciled(key, cluster.RouteAddressMode, nameStates(in, p, out))
+	c.metrics.reconciled(key, cluster.RouteAddressMode, network.RouteAddressMode, nameStates(in, p, out))
 	warnings = append(warnings, out.warnings...)
 	c.report(ctx, r, warnings)
 	recorder := controller.GetEventRecorder(ctx)

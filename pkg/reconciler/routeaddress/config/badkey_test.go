@@ -55,7 +55,7 @@ func TestBadKeyNeverFatal(t *testing.T) {
 	if f := load(map[string]string{netcfg.RouteAddressModeKey: "endpointslice"}); f != nil {
 		t.Fatalf("a bad value at the first load was fatal: %v", f)
 	}
-	if got := store.ModeFor(nil); got != netcfg.RouteAddressModeExternalName {
+	if got, _ := store.ModeFor(nil); got != netcfg.RouteAddressModeExternalName {
 		t.Errorf("Mode() after a bad first value = %s, want %s", got, netcfg.RouteAddressModeExternalName)
 	}
 	if got := store.Load().Network; got == nil || *got != defaults {
@@ -74,8 +74,9 @@ func TestBadKeyNeverFatal(t *testing.T) {
 	if got := store.Load().Network; *got != switched {
 		t.Errorf("Config after a bad update = %+v, want the last good %+v", got, switched)
 	}
-	if load(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlice"}); store.ModeFor(nil) != netcfg.RouteAddressModeEndpointSlices {
-		t.Errorf("Mode() after a bad mode in an update = %s, want %s", store.ModeFor(nil), netcfg.RouteAddressModeEndpointSlices)
+	load(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlice"})
+	if got, _ := store.ModeFor(nil); got != netcfg.RouteAddressModeEndpointSlices {
+		t.Errorf("Mode() after a bad mode in an update = %s, want %s", got, netcfg.RouteAddressModeEndpointSlices)
 	}
 
 	want := []string{

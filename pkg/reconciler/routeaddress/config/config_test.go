@@ -45,7 +45,7 @@ func TestStore(t *testing.T) {
 		}
 	})
 
-	if got := store.ModeFor(nil); got != netcfg.RouteAddressModeExternalName {
+	if got, _ := store.ModeFor(nil); got != netcfg.RouteAddressModeExternalName {
 		t.Errorf("Mode() before load = %s, want %s", got, netcfg.RouteAddressModeExternalName)
 	}
 
@@ -67,8 +67,19 @@ func TestStore(t *testing.T) {
 	// A bad value in an update keeps the last good configuration, and
 	// stores nothing.
 	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{netcfg.RouteAddressModeKey: "nonsense"}))
-	if got := store.ModeFor(nil); got != netcfg.RouteAddressModeEndpointSlices {
+	if got, _ := store.ModeFor(nil); got != netcfg.RouteAddressModeEndpointSlices {
 		t.Errorf("Mode() after bad update = %s, want %s", got, netcfg.RouteAddressModeEndpointSlices)
+	}
+	// A Namespace's annotation: a mode is its Routes' mode; a value that
+	// is not one holds them, with the configured mode.
+	for _, tc := range []struct {
+		value string
+		mode  netcfg.RouteAddressMode
+		held  bool
+	}{{"EndpointsAndSlices", netcfg.RouteAddressModeEndpointsAndSlices, false}, {"endpointslice", netcfg.RouteAddressModeEndpointSlices, true}} {
+		if mode, held := store.ModeFor(map[string]string{netcfg.RouteAddressModeAnnotationKey: tc.value}); mode != tc.mode || held != tc.held {
+			t.Errorf("ModeFor(%q) = %s, %v; want %s, %v", tc.value, mode, held, tc.mode, tc.held)
+		}
 	}
 	store.OnConfigChanged(configMap(netcfg.ConfigMapName, map[string]string{netcfg.RouteAddressModeKey: "Endpoints"}))
 

@@ -135,12 +135,13 @@ func (s *Store) Load() *Config {
 // ModeFor returns the mode of the Routes in a Namespace with these
 // annotations (nil: the configured mode), as netcfg.Config.RouteAddressModeFor
 // reads them, and ModeExternalName while config-network has not been loaded
-// yet.
-func (s *Store) ModeFor(annotations map[string]string) netcfg.RouteAddressMode {
+// yet. held is true when the annotation is not a mode: the Routes' names
+// that exist are left as they are.
+func (s *Store) ModeFor(annotations map[string]string) (mode netcfg.RouteAddressMode, held bool) {
 	nc, ok := s.UntypedLoad(netcfg.ConfigMapName).(*netcfg.Config)
 	if !ok {
-		return netcfg.RouteAddressModeExternalName
+		return netcfg.RouteAddressModeExternalName, false
 	}
-	mode, _ := nc.RouteAddressModeFor(annotations)
-	return mode
+	mode, err := nc.RouteAddressModeFor(annotations)
+	return mode, err != nil
 }

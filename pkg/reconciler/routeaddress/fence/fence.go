@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	corev1apply "k8s.io/client-go/applyconfigurations/core/v1"
@@ -29,20 +30,35 @@ import (
 	"k8s.io/utils/ptr"
 )
 
+// Suppression says which Service and Endpoints writes of a namespace are
+// not sent.
+type Suppression int
+
+const (
+	// None: every write is sent.
+	None Suppression = iota
+	// Existing: what exists is left as it is. Creates are sent, and one
+	// refused because the object exists returns the object it was given,
+	// as a suppressed write does; every other write is suppressed.
+	Existing
+	// All: every write is suppressed.
+	All
+)
+
 // Client is a kubernetes.Interface whose Service and Endpoints writes are
-// suppressed in the namespaces Fenced returns true for. Everything else
+// suppressed in the namespaces, and as far as, Fenced says. Everything else
 // passes through.
 type Client struct {
 	kubernetes.Interface
 	// Fenced is asked before every write, with the namespace written to;
 	// it follows the configuration at run time.
-	Fenced func(namespace string) bool
+	Fenced func(namespace string) Suppression
 }
 
 var _ kubernetes.Interface = (*Client)(nil)
 
 // New wraps kc.
-func New(kc kubernetes.Interface, fenced func(namespace string) bool) *Client {
+func New(kc kubernetes.Interface, fenced func(namespace string) Suppression) *Client {
 	return &Client{Interface: kc, Fenced: fenced}
 }
 
@@ -53,7 +69,7 @@ func (c *Client) CoreV1() corev1client.CoreV1Interface {
 
 type coreV1 struct {
 	corev1client.CoreV1Interface
-	fenced func(namespace string) bool
+	fenced func(namespace string) Suppression
 }
 
 func (c *coreV1) Services(ns string) corev1client.ServiceInterface {
@@ -74,53 +90,60 @@ func (c *coreV1) Events(ns string) corev1client.EventInterface {
 type services struct {
 	corev1client.ServiceInterface
 	ns     string
-	fenced func(namespace string) bool
+	fenced func(namespace string) Suppression
 }
 
 func (s *services) Create(ctx context.Context, o *corev1.Service, opts metav1.CreateOptions) (*corev1.Service, error) {
-	if s.fenced(s.ns) {
+	switch s.fenced(s.ns) {
+	case All:
 		return o.DeepCopy(), nil
+	case Existing:
+		created, err := s.ServiceInterface.Create(ctx, o, opts)
+		if apierrs.IsAlreadyExists(err) {
+			return o.DeepCopy(), nil
+		}
+		return created, err
 	}
 	return s.ServiceInterface.Create(ctx, o, opts)
 }
 
 func (s *services) Update(ctx context.Context, o *corev1.Service, opts metav1.UpdateOptions) (*corev1.Service, error) {
-	if s.fenced(s.ns) {
+	if s.fenced(s.ns) != None {
 		return o.DeepCopy(), nil
 	}
 	return s.ServiceInterface.Update(ctx, o, opts)
 }
 
 func (s *services) UpdateStatus(ctx context.Context, o *corev1.Service, opts metav1.UpdateOptions) (*corev1.Service, error) {
-	if s.fenced(s.ns) {
+	if s.fenced(s.ns) != None {
 		return o.DeepCopy(), nil
 	}
 	return s.ServiceInterface.UpdateStatus(ctx, o, opts)
 }
 
 func (s *services) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
-	if s.fenced(s.ns) {
+	if s.fenced(s.ns) != None {
 		return nil
 	}
 	return s.ServiceInterface.Delete(ctx, name, opts)
 }
 
 func (s *services) Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, sub ...string) (*corev1.Service, error) {
-	if s.fenced(s.ns) {
+	if s.fenced(s.ns) != None {
 		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: name}}, nil
 	}
 	return s.ServiceInterface.Patch(ctx, name, pt, data, opts, sub...)
 }
 
 func (s *services) Apply(ctx context.Context, o *corev1apply.ServiceApplyConfiguration, opts metav1.ApplyOptions) (*corev1.Service, error) {
-	if s.fenced(s.ns) {
+	if s.fenced(s.ns) != None {
 		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: ptr.Deref(o.Name, "")}}, nil
 	}
 	return s.ServiceInterface.Apply(ctx, o, opts)
 }
 
 func (s *services) ApplyStatus(ctx context.Context, o *corev1apply.ServiceApplyConfiguration, opts metav1.ApplyOptions) (*corev1.Service, error) {
-	if s.fenced(s.ns) {
+	if s.fenced(s.ns) != None {
 		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: ptr.Deref(o.Name, "")}}, nil
 	}
 	return s.ServiceInterface.ApplyStatus(ctx, o, opts)
@@ -130,46 +153,53 @@ func (s *services) ApplyStatus(ctx context.Context, o *corev1apply.ServiceApplyC
 type endpoints struct {
 	corev1client.EndpointsInterface
 	ns     string
-	fenced func(namespace string) bool
+	fenced func(namespace string) Suppression
 }
 
 func (e *endpoints) Create(ctx context.Context, o *corev1.Endpoints, opts metav1.CreateOptions) (*corev1.Endpoints, error) {
-	if e.fenced(e.ns) {
+	switch e.fenced(e.ns) {
+	case All:
 		return o.DeepCopy(), nil
+	case Existing:
+		created, err := e.EndpointsInterface.Create(ctx, o, opts)
+		if apierrs.IsAlreadyExists(err) {
+			return o.DeepCopy(), nil
+		}
+		return created, err
 	}
 	return e.EndpointsInterface.Create(ctx, o, opts)
 }
 
 func (e *endpoints) Update(ctx context.Context, o *corev1.Endpoints, opts metav1.UpdateOptions) (*corev1.Endpoints, error) {
-	if e.fenced(e.ns) {
+	if e.fenced(e.ns) != None {
 		return o.DeepCopy(), nil
 	}
 	return e.EndpointsInterface.Update(ctx, o, opts)
 }
 
 func (e *endpoints) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
-	if e.fenced(e.ns) {
+	if e.fenced(e.ns) != None {
 		return nil
 	}
 	return e.EndpointsInterface.Delete(ctx, name, opts)
 }
 
 func (e *endpoints) DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error {
-	if e.fenced(e.ns) {
+	if e.fenced(e.ns) != None {
 		return nil
 	}
 	return e.EndpointsInterface.DeleteCollection(ctx, opts, listOpts)
 }
 
 func (e *endpoints) Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, sub ...string) (*corev1.Endpoints, error) {
-	if e.fenced(e.ns) {
+	if e.fenced(e.ns) != None {
 		return &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: name}}, nil
 	}
 	return e.EndpointsInterface.Patch(ctx, name, pt, data, opts, sub...)
 }
 
 func (e *endpoints) Apply(ctx context.Context, o *corev1apply.EndpointsApplyConfiguration, opts metav1.ApplyOptions) (*corev1.Endpoints, error) {
-	if e.fenced(e.ns) {
+	if e.fenced(e.ns) != None {
 		return &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: ptr.Deref(o.Name, "")}}, nil
 	}
 	return e.EndpointsInterface.Apply(ctx, o, opts)
@@ -185,12 +215,12 @@ const SuppressedEventPrefix = "Created placeholder service"
 // recorders write through CreateWithEventNamespace.
 type events struct {
 	corev1client.EventInterface
-	fenced func(namespace string) bool
+	fenced func(namespace string) Suppression
 }
 
 func (e *events) suppressed(ev *corev1.Event) bool {
 	return ev.Type == corev1.EventTypeNormal && ev.Reason == "Created" &&
-		strings.HasPrefix(ev.Message, SuppressedEventPrefix) && e.fenced(ev.InvolvedObject.Namespace)
+		strings.HasPrefix(ev.Message, SuppressedEventPrefix) && e.fenced(ev.InvolvedObject.Namespace) == All
 }
 
 func (e *events) Create(ctx context.Context, ev *corev1.Event, opts metav1.CreateOptions) (*corev1.Event, error) {

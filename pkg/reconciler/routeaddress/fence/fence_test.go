@@ -23,7 +23,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	corev1apply "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/kubernetes/fake"
@@ -117,7 +119,12 @@ func TestFencePerVerb(t *testing.T) {
 			kc := fake.NewClientset(svc("s"), ep("e"))
 			var fenced atomic.Bool
 			// Only the namespace of the objects is fenced.
-			inNamespace := func(n string) bool { return n == ns && fenced.Load() }
+			inNamespace := func(n string) Suppression {
+				if n == ns && fenced.Load() {
+					return All
+				}
+				return None
+			}
 			c := New(kc, inNamespace)
 
 			// Open: the write is sent.
@@ -141,8 +148,47 @@ func TestFencePerVerb(t *testing.T) {
 	}
 }
 
+// TestFenceExisting: with Suppression Existing only creates are sent; a
+// create of an object that exists is suppressed.
+func TestFenceExisting(t *testing.T) {
+	for _, v := range verbs {
+		t.Run(v.name, func(t *testing.T) {
+			kc := fake.NewClientset(svc("s"), ep("e"))
+			c := New(kc, func(string) Suppression { return Existing })
+			if err := v.call(c); err != nil {
+				t.Fatalf("returned %v, want success", err)
+			}
+			w := writes(kc)
+			if v.verb == "create" {
+				if len(w) != 1 || w[0].GetVerb() != "create" {
+					t.Fatalf("writes = %v, want the create", w)
+				}
+				return
+			}
+			if len(w) != 0 {
+				t.Fatalf("sent %v, want nothing", w)
+			}
+		})
+	}
+	kc := fake.NewClientset(svc("s"), ep("e"))
+	c := New(kc, func(string) Suppression { return Existing })
+	if got, err := c.CoreV1().Services(ns).Create(context.Background(), svc("s"), metav1.CreateOptions{}); err != nil || got.Name != "s" {
+		t.Errorf("Create of an existing Service = %v, %v; want the object back and no error", got, err)
+	}
+	if got, err := c.CoreV1().Endpoints(ns).Create(context.Background(), ep("e"), metav1.CreateOptions{}); err != nil || got.Name != "e" {
+		t.Errorf("Create of existing Endpoints = %v, %v; want the object back and no error", got, err)
+	}
+	bad := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "other", Name: "x"}}
+	kc.PrependReactor("create", "services", func(clientgotesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrs.NewForbidden(corev1.Resource("services"), "x", nil)
+	})
+	if _, err := c.CoreV1().Services(ns).Create(context.Background(), bad, metav1.CreateOptions{}); !apierrs.IsForbidden(err) {
+		t.Errorf("Create refused for another reason returned %v, want it", err)
+	}
+}
+
 func TestFenceReturnsTheObject(t *testing.T) {
-	c := New(fake.NewClientset(), func(string) bool { return true })
+	c := New(fake.NewClientset(), func(string) Suppression { return All })
 	got, err := c.CoreV1().Services(ns).Create(context.Background(), svc("placeholder"), metav1.CreateOptions{})
 	if err != nil || got.Name != "placeholder" || got.Namespace != ns {
 		t.Fatalf("Create = %v, %v; want the object back", got, err)
@@ -155,7 +201,7 @@ func TestFenceReturnsTheObject(t *testing.T) {
 
 func TestFencePassesEverythingElse(t *testing.T) {
 	kc := fake.NewClientset(svc("s"), ep("e"))
-	c := New(kc, func(string) bool { return true })
+	c := New(kc, func(string) Suppression { return All })
 	ctx := context.Background()
 	if _, err := c.CoreV1().Services(ns).Get(ctx, "s", metav1.GetOptions{}); err != nil {
 		t.Error("Get Service:", err)
@@ -195,7 +241,12 @@ func TestFenceDropsThePlaceholderEvent(t *testing.T) {
 	}
 	for _, fenced := range []bool{true, false} {
 		kc := fake.NewClientset()
-		c := New(kc, func(n string) bool { return fenced && n == ns })
+		c := New(kc, func(n string) Suppression {
+			if fenced && n == ns {
+				return All
+			}
+			return None
+		})
 		if _, err := c.CoreV1().Events("").CreateWithEventNamespace(ev()); err != nil {
 			t.Fatal(err)
 		}

@@ -62,7 +62,41 @@ func Make(in Input) Plan {
 	if len(ops) == 0 {
 		ops = nil
 	}
-	return Plan{Ops: ops, Blocked: p.blocked, NoLoadBalancer: p.noLoadBalancer, Waiting: p.waiting}
+	out := Plan{Ops: ops, Blocked: p.blocked, NoLoadBalancer: p.noLoadBalancer, Waiting: p.waiting}
+	if in.HoldExisting {
+		out = hold(out, in.Actual)
+	}
+	return out
+}
+
+// hold leaves out of p the operations on the names that have a Service in
+// a, and those names from p.Waiting; Held lists them.
+func hold(p Plan, a Actual) Plan {
+	exists := make(map[string]bool, len(a.Services))
+	for _, s := range a.Services {
+		exists[s.Name] = true
+	}
+	var ops []Op
+	held := map[string]bool{}
+	for _, op := range p.Ops {
+		if exists[op.Service()] {
+			held[op.Service()] = true
+			continue
+		}
+		ops = append(ops, op)
+	}
+	for _, name := range p.Waiting {
+		held[name] = true
+	}
+	p.Ops = ops
+	p.Waiting = slices.DeleteFunc(p.Waiting, func(name string) bool { return exists[name] })
+	for name := range held {
+		if exists[name] {
+			p.Held = append(p.Held, name)
+		}
+	}
+	slices.Sort(p.Held)
+	return p
 }
 
 type planner struct {

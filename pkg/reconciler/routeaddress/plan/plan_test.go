@@ -195,3 +195,74 @@ func TestMake(t *testing.T) {
 		})
 	}
 }
+
+// TestHoldExisting: in a Namespace whose route-address-mode annotation is
+// not a mode, the names that have a Service are left as they are (their
+// operations and their wait for mirroring are left out, and they are
+// listed as held); a name without a Service is planned.
+func TestHoldExisting(t *testing.T) {
+	const tag = "canary-" + RouteName
+	headless := func(name string) resources.Addressing {
+		return resources.Addressing{
+			Name:    name,
+			Service: HeadlessService(name),
+			Slices:  []*discoveryv1.EndpointSlice{Slice(name, discoveryv1.AddressTypeIPv4, gatewayIP)},
+		}
+	}
+	withEndpoints := resources.Addressing{Name: RouteName, Service: HeadlessService(RouteName), Endpoints: Endpoints(RouteName, []string{gatewayIP})}
+	external := liveService("svc-uid", WithExternalName(GatewayDomain))
+	tests := []struct {
+		name    string
+		targets []resources.Addressing
+		actual  plan.Actual
+		want    []string
+		held    []string
+	}{{
+		name:    "an ExternalName Service that the mode would turn headless: held",
+		targets: []resources.Addressing{headless(RouteName)},
+		actual:  plan.Actual{Services: []*corev1.Service{external}},
+		held:    []string{RouteName},
+	}, {
+		name:    "a name without a Service is created; the one that has a Service is held",
+		targets: []resources.Addressing{headless(tag), headless(RouteName)},
+		actual:  plan.Actual{Services: []*corev1.Service{external}},
+		want: []string{
+			"Create Service canary-hello: missing",
+			"Create EndpointSlice canary-hello-ipv4: missing",
+		},
+		held: []string{RouteName},
+	}, {
+		name:    "a name waiting for mirroring: held, not waiting",
+		targets: []resources.Addressing{withEndpoints},
+		actual:  plan.Actual{Services: []*corev1.Service{external}, Endpoints: []*corev1.Endpoints{withUIDs(Endpoints(RouteName, []string{gatewayIP}))}},
+		held:    []string{RouteName},
+	}, {
+		name:    "a name that has what the mode asks for: nothing to hold",
+		targets: []resources.Addressing{headless(RouteName)},
+		actual:  plan.Actual{Services: []*corev1.Service{liveService("svc-uid")}, Slices: []*discoveryv1.EndpointSlice{liveSlice("svc-uid", gatewayIP)}},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := plan.Make(plan.Input{Owner: Route(true), Targets: tc.targets, Actual: tc.actual, HoldExisting: true})
+			if diff := cmp.Diff(tc.want, opLines(p)); diff != "" {
+				t.Errorf("plan (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.held, p.Held); diff != "" {
+				t.Errorf("Held (-want +got):\n%s", diff)
+			}
+			if len(p.Waiting) != 0 {
+				t.Errorf("Waiting = %v, want none", p.Waiting)
+			}
+			free := plan.Make(plan.Input{Owner: Route(true), Targets: tc.targets, Actual: tc.actual})
+			if len(tc.held) > 0 && len(free.Ops)+len(free.Waiting) == len(p.Ops) {
+				t.Errorf("without HoldExisting the plan is the same: %v", opLines(free))
+			}
+		})
+	}
+}
+
+// withUIDs gives ep the UID the apiserver would.
+func withUIDs(ep *corev1.Endpoints) *corev1.Endpoints {
+	ep.UID = "ep-uid"
+	return ep
+}

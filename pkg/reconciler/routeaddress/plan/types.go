@@ -90,6 +90,11 @@ type Input struct {
 	// owns the Services and their Endpoints, and the plan only removes what
 	// routeaddress added, once the route reconciler has taken over.
 	ExternalNameMode bool
+	// HoldExisting is true when the Route's Namespace has a route-address-mode
+	// annotation that is not a mode: the names that have a Service keep what
+	// they have (no operation on their Service, Endpoints or slices), and
+	// only names without one are planned.
+	HoldExisting bool
 }
 
 // Actual is what exists: objects that carry the Route's label or one of the
@@ -122,4 +127,7 @@ type Plan struct {
 	// stays ExternalName and our slices stay, so that the name keeps
 	// answering. The mirrored slice's arrival reconciles the Route again.
 	Waiting []string
+	// Held lists the names that have operations the plan leaves out
+	// because of Input.HoldExisting.
+	Held []string
 }
