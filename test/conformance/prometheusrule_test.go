@@ -88,7 +88,9 @@ func promtool(t *testing.T, tests string) {
 // foreign object, a load balancer that cannot be resolved and failing
 // writes page once they last; a switch whose names in progress stop going
 // down pages after 30 minutes and one that goes down does not; the switch
-// is not done while a replica has Routes it has not reconciled.
+// is not done while a replica has Routes it has not reconciled; a
+// Namespace whose annotation is not a mode pages after 5 minutes, counted
+// once however many replicas report it.
 // TestMetricsFollowSwitch runs the recording rules on its own scrapes.
 func TestPrometheusRule(t *testing.T) {
 	promtool(t, `tests:
@@ -161,6 +163,20 @@ func TestPrometheusRule(t *testing.T) {
   - eval_time: 112m
     alertname: RouteAddressSwitchStalled
     exp_alerts: [{exp_labels: {severity: warning}, exp_annotations: {summary: "7 Route names have been in progress for 30 minutes without fewer left", description: "kubectl route-address status --watch -A shows what each waits for; docs/troubleshooting.md, Metrics."}}]
+- interval: 1m
+  input_series:
+  - series: 'kn_routeaddress_namespaces_invalid_count{pod="controller-a"}'
+    values: '0 2x20 0x10'
+  - series: 'kn_routeaddress_namespaces_invalid_count{pod="controller-b"}'
+    values: '0 2x20 0x10'
+  alert_rule_test:
+  - eval_time: 4m
+    alertname: RouteAddressInvalidModeAnnotation
+  - eval_time: 10m
+    alertname: RouteAddressInvalidModeAnnotation
+    exp_alerts: [{exp_labels: {severity: warning}, exp_annotations: {summary: "2 Namespaces have a route-address-mode annotation that is not a mode: their Routes' names are held as they are", description: "kubectl route-address status -A lists them with their values; docs/troubleshooting.md, InvalidModeAnnotation, says what to do."}}]
+  - eval_time: 25m
+    alertname: RouteAddressInvalidModeAnnotation
 `)
 }
 

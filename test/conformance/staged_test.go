@@ -38,8 +38,9 @@ import (
 // at ExternalName, one namespace annotated endpointsandslices is switched
 // and answers while another stays ExternalName, untouched; then the
 // cluster is switched; then the other namespace is annotated externalname
-// and goes back alone. An annotation that is not a mode leaves the
-// cluster's mode, writes nothing and says so in a Warning on the Route.
+// and goes back alone. An annotation that is not a mode writes nothing to
+// the names that exist, whatever the cluster's mode, and says so in a
+// Warning on the Namespace.
 // In serving as the pull requests leave it, and in this repository's
 // fenced binary.
 func TestStagedByNamespace(t *testing.T) {
@@ -86,40 +87,49 @@ func staged(t *testing.T, ip string) {
 	each(other, external)
 	t.Logf("%s annotated endpointsandslices: its names headless with Endpoints and slices; %s still ExternalName, 0 writes", first, other)
 
-	// An annotation that is not a mode: config-network's (ExternalName)
-	// would send the namespace back, so the test gives the cluster the
-	// namespace's mode first and checks that nothing is written.
-	setMode(t, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled)
-	each(other, headless)
+	// An annotation that is not a mode (written before the policy of
+	// config/, or with it unbound) switches nothing: the namespace staged
+	// ahead is not sent back by config-network's ExternalName, the one
+	// held back does not switch with the cluster, and each says so in one
+	// Warning on its Namespace.
 	auditQuiet(t, time.Now().Add(-time.Minute), first, 3*time.Second)
 	since = time.Now()
 	annotateMode(t, first, "endpointsandslice")
-	eventually(t, "a Warning on "+first+"/hello naming the annotation", func() error {
-		l, err := env.kube.CoreV1().Events(first).List(bg(), metav1.ListOptions{
-			FieldSelector: "involvedObject.name=hello,reason=" + routeaddress.InvalidModeAnnotation,
-		})
-		if err != nil {
-			return err
-		}
-		for _, e := range l.Items {
-			if e.Type == corev1.EventTypeWarning && strings.Contains(e.Message, `"endpointsandslice" is not supported`) {
-				t.Logf("Warning %s: %s", e.Reason, e.Message)
-				return nil
+	annotateMode(t, other, "externalnam")
+	for ns, value := range map[string]string{first: "endpointsandslice", other: "externalnam"} {
+		eventually(t, "a Warning on Namespace "+ns+" naming the annotation", func() error {
+			l, err := env.kube.CoreV1().Events("").List(bg(), metav1.ListOptions{
+				FieldSelector: "involvedObject.kind=Namespace,involvedObject.name=" + ns + ",reason=" + routeaddress.InvalidModeAnnotation,
+			})
+			if err != nil {
+				return err
 			}
-		}
-		return fmt.Errorf("%d events", len(l.Items))
-	})
+			for _, e := range l.Items {
+				if e.Type == corev1.EventTypeWarning && strings.Contains(e.Message, fmt.Sprintf("%q is not supported", value)) {
+					t.Logf("Warning %s on Namespace %s: %s", e.Reason, ns, e.Message)
+					return nil
+				}
+			}
+			return fmt.Errorf("%d events", len(l.Items))
+		})
+	}
+	setMode(t, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled)
 	time.Sleep(3 * time.Second)
-	if ws := auditWrites(t, since, first); len(ws) != 0 {
-		t.Errorf("the annotation that is not a mode wrote to %s: %s", first, summarizeWrites(ws))
+	for _, ns := range []string{first, other} {
+		if ws := auditWrites(t, since, ns); len(ws) != 0 {
+			t.Errorf("with an annotation that is not a mode, %s was written to: %s", ns, summarizeWrites(ws))
+		}
 	}
 	each(first, headless)
+	each(other, external)
+	t.Logf("annotations that are not a mode, then config-network endpointsandslices: %s still headless, %s still ExternalName, 0 writes", first, other)
 
-	// The cluster is switched; the first namespace's annotation goes.
+	// The values fixed (removed): both namespaces take the cluster's mode.
 	annotateMode(t, first, "")
+	annotateMode(t, other, "")
 	each(first, headless)
 	each(other, headless)
-	t.Logf("config-network endpointsandslices: both namespaces headless")
+	t.Logf("the annotations removed: both namespaces headless")
 
 	// One namespace back.
 	since = time.Now()

@@ -105,7 +105,8 @@ type watchLine struct {
 const maxRetryDelay = 30 * time.Second
 
 // watch follows a switch until every name has the configured mode's shape
-// (nil), or until o.timeout passes (ExitTimeout, with the names left). The
+// (nil), or until o.timeout passes, counted from its start, whatever it is
+// doing then (ExitTimeout, with the names left when it has read them). The
 // objects in scope are listed once and then watched (preview.Watch); every
 // o.interval, the configuration is read and the caches planned. A read that
 // fails for a passing reason (passing) is retried after o.interval,
@@ -113,11 +114,34 @@ const maxRetryDelay = 30 * time.Second
 // stderr, as is a watch that fails so; any other failure ends the watch.
 func watch(ctx context.Context, clients preview.Clients, scope preview.Scope, o watchOptions, output string, w, stderr io.Writer) error {
 	r := &renderer{w: w, json: output == outputJSON, terminal: output != outputJSON && isTerminal(w), perNamespace: o.perNamespace}
-	ctx, cancel := context.WithCancel(ctx)
+	start := clients.Now
+	if start == nil {
+		start = time.Now
+	}
+	began := start()
+	var cancel context.CancelFunc
+	if o.timeout > 0 {
+		// Also while the objects are listed the first time and while reads
+		// fail: the watch never outlives its timeout.
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
 	defer cancel()
+	// timedOut ends a watch whose timeout passed before it could read the
+	// names (err says why).
+	timedOut := func(err error) error {
+		if !r.json {
+			fmt.Fprintf(w, "timed out after %s before the names could be read: %v\n", o.timeout, err)
+		}
+		return exitError{ExitTimeout}
+	}
 	objects, err := clients.Watch(ctx, scope, func(err error) {
 		fmt.Fprintf(stderr, "warning: %v; watching again\n", err)
 	})
+	if o.timeout > 0 && errors.Is(err, context.DeadlineExceeded) {
+		return timedOut(errors.New("the objects in scope were not listed yet"))
+	}
 	if err != nil {
 		return err
 	}
@@ -129,8 +153,14 @@ func watch(ctx context.Context, clients preview.Clients, scope preview.Scope, o 
 			if !passing(err) {
 				return err
 			}
+			if o.timeout > 0 && start().Sub(began) >= o.timeout {
+				return timedOut(err)
+			}
 			fmt.Fprintf(stderr, "warning: %v; reading again in %v\n", err, delay)
 			if err := sleep(ctx, delay); err != nil {
+				if o.timeout > 0 && errors.Is(err, context.DeadlineExceeded) {
+					return timedOut(errors.New("the last read failed"))
+				}
 				return err
 			}
 			delay = min(2*delay, maxRetryDelay)
@@ -146,8 +176,8 @@ func watch(ctx context.Context, clients preview.Clients, scope preview.Scope, o 
 			left := float64(p.OperationsLeft) / line.WritesPerSecond
 			line.SecondsLeft = &left
 		}
-		timedOut := o.timeout > 0 && p.Time.Sub(first.Time) >= o.timeout
-		if err := r.frame(line, p.Converged() || timedOut); err != nil {
+		late := o.timeout > 0 && p.Time.Sub(began) >= o.timeout
+		if err := r.frame(line, p.Converged() || late); err != nil {
 			return err
 		}
 		switch {
@@ -156,11 +186,15 @@ func watch(ctx context.Context, clients preview.Clients, scope preview.Scope, o 
 			return exitError{ExitNotOwned}
 		case p.Converged():
 			return nil
-		case timedOut:
+		case late:
 			r.stuck(p, o.timeout)
 			return exitError{ExitTimeout}
 		}
 		if err := sleep(ctx, o.interval); err != nil {
+			if o.timeout > 0 && errors.Is(err, context.DeadlineExceeded) {
+				r.stuck(p, o.timeout)
+				return exitError{ExitTimeout}
+			}
 			return err
 		}
 	}

@@ -371,3 +371,31 @@ func TestInvalidNamespaceAnnotation(t *testing.T) {
 		t.Errorf("status: exit %d, stdout %q; want %d, %q and the configured mode", code, out, ExitInvalidAnnotation, invalid)
 	}
 }
+
+// TestWatchTimeoutBeforeFirstRead: --timeout ends the watch while the
+// objects in scope cannot be listed (the apiserver failing), and while the
+// reads that follow keep failing, with ExitTimeout.
+func TestWatchTimeoutBeforeFirstRead(t *testing.T) {
+	c, _, serving := world("ExternalName")
+	serving.PrependReactor("list", "routes", func(clientgotesting.Action) (bool, kruntime.Object, error) {
+		return true, nil, apierrs.NewServiceUnavailable("the apiserver is restarting")
+	})
+	start := time.Now()
+	code, out, _ := run(t, c, "status", "--watch", "-A", "--timeout", "1s")
+	if code != ExitTimeout || !strings.Contains(out, "timed out after 1s before the names could be read: the objects in scope were not listed yet") {
+		t.Errorf("listing fails: exit %d, stdout %q; want %d and the timeout", code, out, ExitTimeout)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the watch ended %v after it started, with --timeout 1s", d)
+	}
+
+	c, kube, _ := world("ExternalName")
+	fakeTime(t, &c, func(int) {})
+	kube.PrependReactor("get", "configmaps", func(clientgotesting.Action) (bool, kruntime.Object, error) {
+		return true, nil, apierrs.NewServiceUnavailable("etcd is restarting")
+	})
+	code, out, errOut := run(t, c, "status", "--watch", "-n", "default", "--timeout", "10s")
+	if code != ExitTimeout || !strings.Contains(out, "timed out after 10s before the names could be read") || strings.Count(errOut, "reading again in") != 3 {
+		t.Errorf("reads fail: exit %d, stdout %q, stderr %q; want %d after three retries (2 s, 4 s, 8 s)", code, out, errOut, ExitTimeout)
+	}
+}

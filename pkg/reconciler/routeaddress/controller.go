@@ -117,7 +117,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		}
 	})
 	c.tracker = impl.Tracker
-	c.metrics.invalid = func() (int, error) { return InvalidModeNamespaces(namespaceInformer.Lister()) }
+	c.metrics.invalid = func() (int, error) { return invalidModeNamespaces(namespaceInformer.Lister()) }
 
 	routeInformer.Informer().AddEventHandler(controller.HandleAll(impl.Enqueue))
 	routeInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{

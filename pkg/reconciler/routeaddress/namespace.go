@@ -33,11 +33,6 @@ import (
 	netcfg "knative.dev/route-address/pkg/networking/config"
 )
 
-// InvalidModeAnnotation is the reason of the Warning event on a Namespace
-// whose route-address-mode annotation is not a mode, and why its Routes'
-// names that exist are left as they are.
-const InvalidModeAnnotation = "InvalidModeAnnotation"
-
 // namespaceNetwork returns the configuration the Routes of namespace ns are
 // reconciled under: network with the mode of the Namespace's annotation
 // (netcfg.RouteAddressModeAnnotationKey), network itself when it has none
@@ -82,9 +77,9 @@ func (c *Reconciler) reportInvalid(ctx context.Context, n *invalidNamespace) {
 	controller.GetEventRecorder(ctx).Event(n.namespace, corev1.EventTypeWarning, w.reason, w.message)
 }
 
-// InvalidModeNamespaces counts the Namespaces whose route-address-mode
+// invalidModeNamespaces counts the Namespaces whose route-address-mode
 // annotation is not a mode.
-func InvalidModeNamespaces(namespaces corev1listers.NamespaceLister) (int, error) {
+func invalidModeNamespaces(namespaces corev1listers.NamespaceLister) (int, error) {
 	ns, err := namespaces.List(labels.Everything())
 	if err != nil {
 		return 0, err

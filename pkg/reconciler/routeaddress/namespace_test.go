@@ -17,14 +17,21 @@ limitations under the License.
 package routeaddress
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 	clientgotesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+
+	"knative.dev/pkg/controller"
 
 	. "knative.dev/pkg/reconciler/testing"
 	servinglisters "knative.dev/serving/pkg/client/listers/serving/v1"
@@ -161,5 +168,48 @@ func TestOnNamespaceMode(t *testing.T) {
 				t.Errorf("enqueued %v, want %v", sets.List(got), tc.want)
 			}
 		})
+	}
+}
+
+// TestReportInvalidOnce: the Warning about a Namespace whose annotation is
+// not a mode is recorded once for all its Routes' reconciles, and again
+// for another value.
+func TestReportInvalidOnce(t *testing.T) {
+	recorder := record.NewFakeRecorder(10)
+	ctx := controller.WithEventRecorder(context.Background(), recorder)
+	c := &Reconciler{warned: newWarned()}
+	n := &invalidNamespace{namespace: annotated("endpointslice"), message: "first"}
+	for range 3 {
+		c.reportInvalid(ctx, n)
+	}
+	c.reportInvalid(ctx, &invalidNamespace{namespace: annotated("externalnam"), message: "second"})
+	close(recorder.Events)
+	var got []string
+	for e := range recorder.Events {
+		got = append(got, e)
+	}
+	want := []string{"Warning InvalidModeAnnotation first", "Warning InvalidModeAnnotation second"}
+	if !slices.Equal(got, want) {
+		t.Errorf("events = %q, want %q", got, want)
+	}
+}
+
+// TestInvalidModeNamespaces counts the Namespaces whose annotation is not
+// a mode: not those without one, with a mode or with an empty value.
+func TestInvalidModeNamespaces(t *testing.T) {
+	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	for i, a := range []map[string]string{
+		nil,
+		{netcfg.RouteAddressModeAnnotationKey: "EndpointSlices"},
+		{netcfg.RouteAddressModeAnnotationKey: ""},
+		{netcfg.RouteAddressModeAnnotationKey: "endpointslice"},
+		{netcfg.RouteAddressModeAnnotationKey: "externalnam"},
+	} {
+		if err := idx.Add(&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("ns-", i), Annotations: a}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := invalidModeNamespaces(corev1listers.NewNamespaceLister(idx)); got != 2 || err != nil {
+		t.Errorf("invalidModeNamespaces() = %d, %v; want 2", got, err)
 	}
 }

@@ -40,6 +40,11 @@ const (
 	PendingNotReconciled   = "NotReconciled"
 )
 
+// InvalidModeAnnotation is why a name is left as it is: its Namespace's
+// route-address-mode annotation is not a mode. It is also the reason of the
+// Warning event on that Namespace.
+const InvalidModeAnnotation = "InvalidModeAnnotation"
+
 // Pending says why the name t.Name does not have the shape its mode asks
 // for once p's operations are made on in.Actual, "" when it has it: an
 // object the Route does not control holds it, its Namespace's annotation is
