@@ -25,6 +25,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -225,4 +226,21 @@ func configResync(resync func()) func(string, interface{}) {
 			resync()
 		}
 	}
+}
+
+// invalidModeNamespaces counts the Namespaces whose route-address-mode
+// annotation is not a mode.
+func invalidModeNamespaces(namespaces corev1listers.NamespaceLister) (int, error) {
+	ns, err := namespaces.List(labels.Everything())
+	if err != nil {
+		return 0, err
+	}
+	network := &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeExternalName}
+	n := 0
+	for _, namespace := range ns {
+		if _, err := network.RouteAddressModeFor(namespace.Annotations); err != nil {
+			n++
+		}
+	}
+	return n, nil
 }

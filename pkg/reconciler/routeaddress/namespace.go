@@ -77,23 +77,6 @@ func (c *Reconciler) reportInvalid(ctx context.Context, n *invalidNamespace) {
 	controller.GetEventRecorder(ctx).Event(n.namespace, corev1.EventTypeWarning, w.reason, w.message)
 }
 
-// invalidModeNamespaces counts the Namespaces whose route-address-mode
-// annotation is not a mode.
-func invalidModeNamespaces(namespaces corev1listers.NamespaceLister) (int, error) {
-	ns, err := namespaces.List(labels.Everything())
-	if err != nil {
-		return 0, err
-	}
-	network := &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeExternalName}
-	n := 0
-	for _, namespace := range ns {
-		if _, err := network.RouteAddressModeFor(namespace.Annotations); err != nil {
-			n++
-		}
-	}
-	return n, nil
-}
-
 // OnNamespaceMode returns a Namespace event handler that enqueues the
 // Routes in a Namespace whose route-address-mode annotation changed: the
 // route reconciler's and this one's.
