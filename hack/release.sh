@@ -70,7 +70,9 @@ spec:
     (get/list on routes, ingresses.networking.internal.knative.dev,
     services, endpoints and endpointslices; get on config-network,
     config-domain and the controller Deployment, list on leases, in
-    knative-serving); cleanup also needs route-address-plugin-cleanup.
+    knative-serving; get and list on namespaces, to see their
+    route-address-mode annotations; status --watch also watches what it
+    lists); cleanup also needs route-address-plugin-cleanup.
   platforms:
 YAML
 
