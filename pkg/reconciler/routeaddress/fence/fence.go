@@ -37,9 +37,10 @@ type Suppression int
 const (
 	// None: every write is sent.
 	None Suppression = iota
-	// Existing: what exists is left as it is. Creates are sent, and one
-	// refused because the object exists returns the object it was given,
-	// as a suppressed write does; every other write is suppressed.
+	// Existing: what exists is left as it is. A create of an object that
+	// does not exist is sent; one of an object that exists (read first, or
+	// refused as existing) returns the object it was given, as a suppressed
+	// write does; every other write is suppressed.
 	Existing
 	// All: every write is suppressed.
 	All
@@ -98,6 +99,9 @@ func (s *services) Create(ctx context.Context, o *corev1.Service, opts metav1.Cr
 	case All:
 		return o.DeepCopy(), nil
 	case Existing:
+		if _, err := s.ServiceInterface.Get(ctx, o.Name, metav1.GetOptions{}); err == nil {
+			return o.DeepCopy(), nil
+		}
 		created, err := s.ServiceInterface.Create(ctx, o, opts)
 		if apierrs.IsAlreadyExists(err) {
 			return o.DeepCopy(), nil
@@ -161,6 +165,9 @@ func (e *endpoints) Create(ctx context.Context, o *corev1.Endpoints, opts metav1
 	case All:
 		return o.DeepCopy(), nil
 	case Existing:
+		if _, err := e.EndpointsInterface.Get(ctx, o.Name, metav1.GetOptions{}); err == nil {
+			return o.DeepCopy(), nil
+		}
 		created, err := e.EndpointsInterface.Create(ctx, o, opts)
 		if apierrs.IsAlreadyExists(err) {
 			return o.DeepCopy(), nil

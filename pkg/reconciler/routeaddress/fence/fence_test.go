@@ -178,6 +178,22 @@ func TestFenceExisting(t *testing.T) {
 	if got, err := c.CoreV1().Endpoints(ns).Create(context.Background(), ep("e"), metav1.CreateOptions{}); err != nil || got.Name != "e" {
 		t.Errorf("Create of existing Endpoints = %v, %v; want the object back and no error", got, err)
 	}
+	if w := writes(kc); len(w) != 0 {
+		t.Errorf("creates of existing objects sent %v, want nothing", w)
+	}
+	// One the informers have not shown yet, refused as existing.
+	kc.PrependReactor("get", "services", func(clientgotesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrs.NewNotFound(corev1.Resource("services"), "s")
+	})
+	if got, err := c.CoreV1().Services(ns).Create(context.Background(), svc("s"), metav1.CreateOptions{}); err != nil || got.Name != "s" {
+		t.Errorf("Create of a Service that exists but is not read = %v, %v; want the object back and no error", got, err)
+	}
+	kc.PrependReactor("get", "endpoints", func(clientgotesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrs.NewNotFound(corev1.Resource("endpoints"), "e")
+	})
+	if got, err := c.CoreV1().Endpoints(ns).Create(context.Background(), ep("e"), metav1.CreateOptions{}); err != nil || got.Name != "e" {
+		t.Errorf("Create of Endpoints that exist but are not read = %v, %v; want the object back and no error", got, err)
+	}
 	bad := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "other", Name: "x"}}
 	kc.PrependReactor("create", "services", func(clientgotesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrs.NewForbidden(corev1.Resource("services"), "x", nil)
