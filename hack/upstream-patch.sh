@@ -42,7 +42,7 @@ HUNKS="${REPO_ROOT_DIR}/hack/upstream"
 RA=pkg/reconciler/routeaddress
 
 # The files the series is made of, as they are in the working tree.
-inputs="$(git ls-files -co --exclude-standard -- go.mod go.sum hack/upstream-patch.sh hack/upstream "${RA}" pkg/networking/config |
+inputs="$(git ls-files -co --exclude-standard -- go.mod go.sum hack/upstream-patch.sh hack/upstream "${RA}" pkg/networking/config config/220-route-address-mode-policy.yaml |
   sort | xargs sha256sum | sha256sum | cut -d' ' -f1)"
 if [[ "${IF_CHANGED}" == 1 && -f "${OUT}/inputs.sha256" && "$(cat "${OUT}/inputs.sha256")" == "${inputs}" ]]; then
   echo "the series in ${OUT} is that of the files as they are"
@@ -377,6 +377,7 @@ lister."
 ra controller.go controller_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
+send config/220-route-address-mode-policy.yaml "${SERVING}/config/core/webhooks/route-address-mode.yaml"
 step "routeaddress: run by the controller, which leaves it the placeholder Services" \
 "Why: from this PR on, route-address-mode changes what a cluster does. It
 is one PR because either half alone would leave a Route's names fought
@@ -401,8 +402,9 @@ condition and reason as before (IngressReady=False, NotOwned). Both
 reconcilers read a Namespace's route-address-mode annotation the same way
 (networking's Config.RouteAddressModeFor) and reconcile the namespace's
 Routes when it changes, so that one namespace can be switched before the
-cluster. A value that is not a mode (no webhook sees Namespaces, so it is
-admitted) switches nothing: both
+cluster. A value that is not a mode is refused by the apiserver
+(config/core/webhooks/route-address-mode.yaml, a ValidatingAdmissionPolicy:
+no webhook sees Namespaces); one written before it switches nothing: both
 reconcilers leave the Services, Endpoints and EndpointSlices that exist in
 that namespace as they are and give names without a Service the key's
 mode, and routeaddress says so in one Warning on the Namespace. With

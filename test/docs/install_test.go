@@ -57,7 +57,7 @@ func TestInstallCommandsAgree(t *testing.T) {
 		t.Errorf("README.md's install commands\n  %s\nare not the first of docs/operating.md's\n  %s",
 			strings.Join(readme, "\n  "), strings.Join(operating, "\n  "))
 	}
-	for _, f := range []string{"config/200-clusterrole.yaml", "config/300-config-network.yaml",
+	for _, f := range []string{"config/200-clusterrole.yaml", "config/220-route-address-mode-policy.yaml", "config/300-config-network.yaml",
 		"config/webhook-patch.yaml", "config/controller-patch.yaml"} {
 		if !slices.ContainsFunc(readme, func(c string) bool { return strings.Contains(c, f) }) {
 			t.Errorf("README.md's install commands do not use %s", f)
