@@ -90,18 +90,33 @@ func TestNamespaceModePolicy(t *testing.T) {
 
 	ns := namespace(t, "policy")
 	const want = `annotation networking.knative.dev/route-address-mode with value: "endpointslice" is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices`
-	// A new binding takes a moment to be enforced.
-	eventually(t, "the typo refused", func() error {
-		err := setAnnotation(ns, "endpointslice")
+	// The apiserver enforces a new policy a moment after it is created.
+	// Wait with a dry run (admitted or refused, never stored): a probe
+	// that wrote the typo would make every later attempt an unchanged
+	// value, which the policy lets through.
+	eventually(t, "the policy enforced", func() error {
+		probe := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
+			Name: ns + "-probe", Annotations: map[string]string{netcfg.RouteAddressModeAnnotationKey: "endpointslice"},
+		}}
+		_, err := env.kube.CoreV1().Namespaces().Create(bg(), probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 		if err == nil {
-			return fmt.Errorf("accepted")
+			return fmt.Errorf("a Namespace annotated endpointslice admitted")
 		}
-		if !apierrs.IsInvalid(err) || !strings.Contains(err.Error(), want) {
-			t.Fatalf("refused with %v, want Invalid and %q", err, want)
+		if !apierrs.IsInvalid(err) {
+			return fmt.Errorf("dry run: %w", err)
 		}
-		t.Logf("refused: %v", err)
 		return nil
 	})
+	err := setAnnotation(ns, "endpointslice")
+	if !apierrs.IsInvalid(err) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("annotating endpointslice: %v, want Invalid and %q", err, want)
+	}
+	t.Logf("refused: %v", err)
+	if got, err := env.kube.CoreV1().Namespaces().Get(bg(), ns, metav1.GetOptions{}); err != nil {
+		t.Fatal(err)
+	} else if v, ok := got.Annotations[netcfg.RouteAddressModeAnnotationKey]; ok {
+		t.Fatalf("Namespace %s annotated %q after the typo was refused", ns, v)
+	}
 	created := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
 		Name: ns + "-new", Annotations: map[string]string{netcfg.RouteAddressModeAnnotationKey: "externalnam"},
 	}}
