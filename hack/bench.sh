@@ -40,7 +40,7 @@ cd "${REPO_ROOT_DIR}"
 BIN="$(mktemp -d)"
 trap 'rm -rf "${BIN}"' EXIT
 
-./hack/build-third-party.sh >&2
+./hack/build-third-party.sh control-plane >&2
 go build -o "${BIN}/controller" ./test/cmd/controller
 go build -o "${BIN}/bench" ./test/cmd/bench
 

@@ -20,11 +20,13 @@
 # rebuilt, so a second run takes seconds. Nothing is downloaded but Go modules
 # and Debian's prometheus package.
 #
-# Usage: hack/build-third-party.sh [control-plane] [ingresses]
+# Usage: hack/build-third-party.sh [control-plane] [ingresses] [skipper]
 #   control-plane  etcd, kube-apiserver, kube-controller-manager, CoreDNS,
 #                  promtool: what every e2e test needs
-#   ingresses      Skipper and Contour: TestSkipper, TestContour and the demo
-# With no argument, both.
+#   ingresses      Skipper, Contour and Envoy Gateway: TestSkipper, TestContour
+#                  and TestEnvoyGateway
+#   skipper        Skipper alone: the demo
+# With no argument, control-plane and ingresses.
 #
 # ROUTE_ADDRESS_KUBERNETES_VERSION=vX.Y.Z builds that kube-apiserver and
 # kube-controller-manager instead of third_party/kubernetes's (test/cluster
@@ -45,6 +47,7 @@ ETCD_VERSION=v3.6.16
 COREDNS_VERSION=v1.14.7
 SKIPPER_VERSION=v0.27.54
 CONTOUR_VERSION=v1.33.6
+ENVOY_GATEWAY_VERSION=v1.9.1
 PROMTOOL_DIR=promtool-debian
 
 # build MODULE-DIR OUT-DIR LDFLAGS NAME=PACKAGE...: builds each package
@@ -139,10 +142,14 @@ control_plane() {
   fi
 }
 
-ingresses() {
-  # Skipper: the ingress the e2e suite and the demo route requests through
-  # (about 9 minutes cold on 2 cores; 215 MB).
+# Skipper: the ingress the e2e suite and the demo route requests through
+# (about 9 minutes cold on 2 cores; 215 MB).
+skipper() {
   build skipper "${BIN_DIR}/skipper-${SKIPPER_VERSION}" "" skipper=github.com/zalando/skipper/cmd/skipper
+}
+
+ingresses() {
+  skipper
   # Contour: a Gateway API implementation whose control plane the e2e suite
   # runs (no Envoy), with the CRD files of its module (its own and the Gateway
   # API's) copied next to it (about 7 minutes cold on 2 cores; 87 MB).
@@ -154,6 +161,21 @@ ingresses() {
     cp "${mod_dir}/examples/gateway/00-crds.yaml" "${CONTOUR_DIR}/gateway-api-crds.yaml"
     chmod 0644 "${CONTOUR_DIR}"/*.yaml
   fi
+  # Envoy Gateway: a Gateway API implementation whose control plane the e2e
+  # suite runs (no Envoy), with xdsdump (third_party/envoy-gateway/xdsdump),
+  # which reads what its xDS server serves, and the CRD files of its module
+  # (the Gateway API's standard channel and its own) copied next to them
+  # without their Helm conditionals.
+  EG_DIR="${BIN_DIR}/envoy-gateway-${ENVOY_GATEWAY_VERSION}"
+  build envoy-gateway "${EG_DIR}" "" envoy-gateway=github.com/envoyproxy/gateway/cmd/envoy-gateway \
+    xdsdump=knative.dev/route-address/third_party/envoy-gateway/xdsdump
+  if [[ ! -f "${EG_DIR}/envoy-gateway-crds.yaml" ]]; then
+    mod_dir="$(cd "${REPO_ROOT_DIR}/third_party/envoy-gateway" && GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/envoyproxy/gateway)"
+    crds="${mod_dir}/charts/gateway-crds-helm/templates"
+    sed '/^{{/d' "${crds}/standard-gatewayapi-crds.yaml" >"${EG_DIR}/gateway-api-crds.yaml"
+    sed '/^{{/d' "${crds}"/generated/*.yaml >"${EG_DIR}/envoy-gateway-crds.yaml.tmp"
+    mv "${EG_DIR}/envoy-gateway-crds.yaml.tmp" "${EG_DIR}/envoy-gateway-crds.yaml"
+  fi
 }
 
 groups=("$@")
@@ -162,8 +184,9 @@ for group in "${groups[@]}"; do
   case "${group}" in
     control-plane) control_plane ;;
     ingresses) ingresses ;;
+    skipper) skipper ;;
     *)
-      echo "unknown group ${group}: want control-plane or ingresses" >&2
+      echo "unknown group ${group}: want control-plane, ingresses or skipper" >&2
       exit 2
       ;;
   esac

@@ -38,8 +38,8 @@ mkdir -p "${BIN}"
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-step "Building the control plane programs (cached after the first run)"
-./hack/build-third-party.sh
+step "Building the control plane programs and Skipper (cached after the first run)"
+./hack/build-third-party.sh control-plane skipper
 step "Building the controller (serving's, as the pull requests leave it) and tools"
 ./hack/build-serving.sh "${BIN}"
 go build -o "${BIN}/localcluster" ./test/cmd/localcluster

@@ -23,8 +23,9 @@
 # build in the background from the start, at a lower priority, so that
 # they use the CPU the steps before the e2e suite leave idle: first the
 # control plane's, then the ingresses'. The suite starts once the control
-# plane's are built, all of it but TestSkipper and TestContour, which run
-# against a control plane of their own once the ingresses are built. Each
+# plane's are built, all of it but TestSkipper, TestContour and
+# TestEnvoyGateway, which run once the ingresses are built, the first two
+# against a control plane of their own, the third against another. Each
 # step prints its time, and a table of all of them is printed at the end,
 # whether the run passed or not.
 
@@ -109,8 +110,11 @@ e2e() {
     grep -E '^(=== RUN|--- |    --- |\s+\w+_test\.go:|ok|FAIL|PASS|local)'
   return "${PIPESTATUS[0]}"
 }
-INGRESS_TESTS='^(TestSkipper|TestContour)$'
+INGRESS_TESTS='^(TestSkipper|TestContour|TestEnvoyGateway)$'
 step "wait for the control plane's programs" built control-plane "${CONTROL_PLANE}"
 step "e2e conformance suite (local control plane)" e2e e2e.log -skip "${INGRESS_TESTS}"
-step "wait for the ingresses (Skipper, Contour)" built ingresses "${INGRESSES}"
-step "e2e: Skipper and Contour" e2e e2e-ingresses.log -run "${INGRESS_TESTS}"
+step "wait for the ingresses (Skipper, Contour, Envoy Gateway)" built ingresses "${INGRESSES}"
+step "e2e: Skipper and Contour" e2e e2e-ingresses.log -run '^(TestSkipper|TestContour)$'
+# Its own control plane: Envoy Gateway's Gateway API CRDs (v1.6) are not
+# Contour's (v1.3), and a CRD is created once per control plane.
+step "e2e: Envoy Gateway" e2e e2e-envoy-gateway.log -run '^TestEnvoyGateway$'

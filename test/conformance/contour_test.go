@@ -161,12 +161,19 @@ func setupContour(t *testing.T) *contourEnv {
 
 func (e *contourEnv) create(t *testing.T, gvr schema.GroupVersionResource, ns string, obj map[string]interface{}) {
 	t.Helper()
+	createObject(t, e.dyn, gvr, ns, obj)
+}
+
+// createObject creates obj, of the resource gvr, in namespace ns ("" for
+// a cluster-scoped one).
+func createObject(t *testing.T, dyn dynamic.Interface, gvr schema.GroupVersionResource, ns string, obj map[string]interface{}) {
+	t.Helper()
 	u := &unstructured.Unstructured{Object: obj}
 	var err error
 	if ns == "" {
-		_, err = e.dyn.Resource(gvr).Create(bg(), u, metav1.CreateOptions{})
+		_, err = dyn.Resource(gvr).Create(bg(), u, metav1.CreateOptions{})
 	} else {
-		_, err = e.dyn.Resource(gvr).Namespace(ns).Create(bg(), u, metav1.CreateOptions{})
+		_, err = dyn.Resource(gvr).Namespace(ns).Create(bg(), u, metav1.CreateOptions{})
 	}
 	if err != nil {
 		t.Fatalf("creating %s %s: %v", gvr.Resource, u.GetName(), err)
@@ -459,28 +466,33 @@ func TestContour(t *testing.T) {
 	t.Run("SwitchUnderWatch", func(t *testing.T) { contourSwitches(t, e) })
 }
 
-// contourSwitches switches the mode ExternalName → EndpointsAndSlices →
-// EndpointSlices → ExternalName and samples what EDS would give a newly
-// connected Envoy for the byname Service's cluster, back to back (each
-// sample is a new stream: about the sampling interval reported), and
-// reports per switch how long after it the cluster had no endpoint.
-// Between two managed modes it must never have none; to and from
-// ExternalName Contour refuses the Service, so the endpoints come and go
-// once.
+// contourSwitches measures the switches of switchGaps on the EDS Contour
+// gives a newly connected Envoy for the byname Service's cluster.
 func contourSwitches(t *testing.T, e *contourEnv) {
 	cluster := e.clusters[slices.Index(contourServices, byName)]
-	sample := func() ([]string, error) {
+	switchGaps(t, e.ns, "EDS for "+cluster, func() ([]string, error) {
 		eds, err := e.ct.Snapshot("eds", cluster)
 		if err != nil {
 			return nil, err
 		}
 		return e.endpointsOf(eds, byName), nil
-	}
+	})
+}
+
+// switchGaps switches the mode ExternalName → EndpointsAndSlices →
+// EndpointSlices → ExternalName and samples the endpoints an ingress would
+// give a newly connected Envoy for the byname Route's Service in namespace
+// ns, back to back (each sample a new stream: about the sampling interval
+// reported), and reports per switch how long after it there was no
+// endpoint. Between two managed modes there must never be none; to and
+// from ExternalName the ingress refuses the Service, so the endpoints come
+// and go once.
+func switchGaps(t *testing.T, ns, what string, sample func() ([]string, error)) {
 	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
-	waitModeObjects(t, e.ns, netcfg.RouteAddressModeExternalName, map[string]bool{byName: true}, byName)
+	waitModeObjects(t, ns, netcfg.RouteAddressModeExternalName, map[string]bool{byName: true}, byName)
 	eventually(t, "no endpoint for byname", func() error {
 		if eps, err := sample(); err != nil || len(eps) > 0 {
-			return fmt.Errorf("EDS has %v (%v)", eps, err)
+			return fmt.Errorf("%s has %v (%v)", what, eps, err)
 		}
 		return nil
 	})
@@ -499,7 +511,7 @@ func contourSwitches(t *testing.T, e *contourEnv) {
 			samples          int
 			last             = start
 		)
-		// At least 4 s, and until EDS settles (a slow machine takes longer).
+		// At least 4 s, and until it settles (a slow machine takes longer).
 		for time.Since(start) < 4*time.Second || settled == 0 && time.Since(start) < timeout {
 			eps, err := sample()
 			if err != nil {
@@ -519,13 +531,13 @@ func contourSwitches(t *testing.T, e *contourEnv) {
 		}
 		watched := last.Sub(start)
 		if settled == 0 {
-			t.Errorf("→ %s: EDS did not settle within %v", s.mode, watched.Round(time.Second))
+			t.Errorf("→ %s: %s did not settle within %v", s.mode, what, watched.Round(time.Second))
 		}
 		interval := (watched / time.Duration(samples)).Round(time.Millisecond)
-		t.Logf("→ %-18s EDS for %s settled %v after the switch; no endpoint for %v of the %v watched (%d samples, one every ≈%v)",
-			s.mode, cluster, settled.Round(10*time.Millisecond), without.Round(10*time.Millisecond), watched.Round(100*time.Millisecond), samples, interval)
+		t.Logf("→ %-18s %s settled %v after the switch; no endpoint for %v of the %v watched (%d samples, one every ≈%v)",
+			s.mode, what, settled.Round(10*time.Millisecond), without.Round(10*time.Millisecond), watched.Round(100*time.Millisecond), samples, interval)
 		if s.managed && without > 0 {
-			t.Errorf("→ %s: the cluster had no endpoint for %v between two managed modes", s.mode, without)
+			t.Errorf("→ %s: %s had no endpoint for %v between two managed modes", s.mode, what, without)
 		}
 	}
 }
