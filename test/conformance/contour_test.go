@@ -441,27 +441,14 @@ func (e *contourEnv) contourWant(mode netcfg.RouteAddressMode, svc string, v con
 // when the mode is switched while EDS is watched.
 func TestContour(t *testing.T) {
 	e := setupContour(t)
-	var table []string
-	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeExternalName, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices} {
-		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
-		waitModeObjects(t, e.ns, mode, map[string]bool{byName: true, "canary-" + byName: true}, contourServices...)
-		for _, svc := range contourServices {
-			var v contourView
-			eventually(t, fmt.Sprintf("Contour's view of %s in mode %s", svc, mode), func() error {
-				var err error
-				if v, err = e.view(svc); err != nil {
-					return err
-				}
-				return e.contourWant(mode, svc, v)
-			})
-			lb := map[string]string{byIP: "IP"}[svc]
-			if lb == "" {
-				lb = "DomainInternal"
-			}
-			table = append(table, fmt.Sprintf("| %s | %s | %s | %s |", mode, lb, svc, v))
+	table := everyMode(t, e.ns, "Contour", func(mode netcfg.RouteAddressMode, svc string) (string, error) {
+		v, err := e.view(svc)
+		if err != nil {
+			return "", err
 		}
-	}
-	t.Logf("observed (Contour %s, no Envoy):\n| mode | load balancer | Service | what Contour made of it |\n%s", cluster.ContourVersion, strings.Join(table, "\n"))
+		return fmt.Sprint(v), e.contourWant(mode, svc, v)
+	})
+	t.Logf("observed (Contour %s, no Envoy):\n| mode | load balancer | Service | what Contour made of it |\n%s", cluster.ContourVersion, table)
 
 	t.Run("SwitchUnderWatch", func(t *testing.T) { contourSwitches(t, e) })
 }
@@ -477,6 +464,31 @@ func contourSwitches(t *testing.T, e *contourEnv) {
 		}
 		return e.endpointsOf(eds, byName), nil
 	})
+}
+
+// everyMode sets each mode in turn and waits until check, for each of the
+// Route Services in namespace ns, returns what consumer made of it and no
+// error; it returns those views as the rows of a markdown table.
+func everyMode(t *testing.T, ns, consumer string, check func(mode netcfg.RouteAddressMode, svc string) (string, error)) string {
+	var table []string
+	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeExternalName, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices} {
+		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
+		waitModeObjects(t, ns, mode, map[string]bool{byName: true, "canary-" + byName: true}, contourServices...)
+		for _, svc := range contourServices {
+			var v string
+			eventually(t, fmt.Sprintf("%s's view of %s in mode %s", consumer, svc, mode), func() error {
+				var err error
+				v, err = check(mode, svc)
+				return err
+			})
+			lb := map[string]string{byIP: "IP"}[svc]
+			if lb == "" {
+				lb = "DomainInternal"
+			}
+			table = append(table, fmt.Sprintf("| %s | %s | %s | %s |", mode, lb, svc, v))
+		}
+	}
+	return strings.Join(table, "\n")
 }
 
 // switchGaps switches the mode ExternalName → EndpointsAndSlices →

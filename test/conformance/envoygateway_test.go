@@ -271,27 +271,14 @@ func (e *egEnv) egWant(mode netcfg.RouteAddressMode, svc string, v egView) error
 // is switched.
 func TestEnvoyGateway(t *testing.T) {
 	e := setupEnvoyGateway(t)
-	var table []string
-	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeExternalName, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpointsAndSlices} {
-		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
-		waitModeObjects(t, e.ns, mode, map[string]bool{byName: true, "canary-" + byName: true}, contourServices...)
-		for _, svc := range contourServices {
-			var v egView
-			eventually(t, fmt.Sprintf("Envoy Gateway's view of %s in mode %s", svc, mode), func() error {
-				var err error
-				if v, err = e.view(svc); err != nil {
-					return err
-				}
-				return e.egWant(mode, svc, v)
-			})
-			lb := map[string]string{byIP: "IP"}[svc]
-			if lb == "" {
-				lb = "DomainInternal"
-			}
-			table = append(table, fmt.Sprintf("| %s | %s | %s | %s |", mode, lb, svc, v))
+	table := everyMode(t, e.ns, "Envoy Gateway", func(mode netcfg.RouteAddressMode, svc string) (string, error) {
+		v, err := e.view(svc)
+		if err != nil {
+			return "", err
 		}
-	}
-	t.Logf("observed (Envoy Gateway %s, no Envoy):\n| mode | load balancer | Service | what Envoy Gateway made of it |\n%s", cluster.EnvoyGatewayVersion, strings.Join(table, "\n"))
+		return v.String(), e.egWant(mode, svc, v)
+	})
+	t.Logf("observed (Envoy Gateway %s, no Envoy):\n| mode | load balancer | Service | what Envoy Gateway made of it |\n%s", cluster.EnvoyGatewayVersion, table)
 
 	t.Run("SwitchUnderWatch", func(t *testing.T) {
 		switchGaps(t, e.ns, "EDS for "+e.cluster(byName), func() ([]string, error) { return e.endpoints(byName) })
