@@ -21,13 +21,16 @@
 # run with the same -dir and -n measures the chosen rows on its Routes)
 # (defaults 1000, 10000, and the client limits sharedmain gives serving's
 # binary: 5 and 10 per controller; -qps 200 -burst 400 gives the old runs)
-# and test/cmd/bench's other flags, plus three that add controller binaries
+# and test/cmd/bench's other flags, plus four that add controller binaries
 # whose resync rows are measured too (-alt):
 #   -queue-fix   test/cmd/controller built against knative.dev/pkg with the
 #                two-lane queue patch (hack/upstream/pkg-twolane.patch, the
 #                pkg pull request) in a scratch go.mod
 #   -stock       serving's stock controller (test/cmd/stockcontroller), in the
 #                ExternalName column: serving without route-address
+#   -route-fix   the same, built against knative.dev/serving with the route
+#                reconciler's fix alone (hack/upstream/serving-route-writes.patch,
+#                the series' first serving pull request) in a scratch go.mod
 #   -at REV      test/cmd/controller as of git revision REV
 # -queue-fix@MODE and -at@MODE REV measure theirs in MODE's column only.
 
@@ -61,6 +64,16 @@ while [[ $# -gt 0 ]]; do
     -stock)
       go build -o "${BIN}/controller-stock" ./test/cmd/stockcontroller
       ALTS+=("stock@ExternalName=${BIN}/controller-stock")
+      ;;
+    -route-fix)
+      mkdir -p "${BIN}/route-fix"
+      cp -r "$(go list -m -f '{{.Dir}}' knative.dev/serving)" "${BIN}/route-fix/serving"
+      chmod -R u+w "${BIN}/route-fix/serving"
+      (cd "${BIN}/route-fix/serving" && git apply "${REPO_ROOT_DIR}/hack/upstream/serving-route-writes.patch")
+      cp go.mod go.sum "${BIN}/route-fix/"
+      go mod edit -modfile="${BIN}/route-fix/go.mod" -replace "knative.dev/serving=${BIN}/route-fix/serving"
+      go build -modfile="${BIN}/route-fix/go.mod" -o "${BIN}/controller-route-fix" ./test/cmd/stockcontroller
+      ALTS+=("route-fix@ExternalName=${BIN}/controller-route-fix")
       ;;
     -at | -at@*)
       git worktree add --detach "${BIN}/at-$2" "$2" >&2

@@ -172,6 +172,31 @@ step() {
   commit "${SERVING}" "$1" "$2"
 }
 
+# Stands alone: a fix of the route reconciler that any release can take.
+git_ -C "${SERVING}" apply "${HUNKS}/serving-route-writes.patch"
+step "route: no update of an unchanged placeholder Service or Endpoints" \
+"Why: the route reconciler updated every placeholder Service (and the
+Endpoints of an IP load balancer) on every reconcile, although nothing had
+changed: it compared the desired spec with the one the apiserver returns,
+which carries the apiserver's defaults (cluster IPs, IP families, internal
+traffic policy, a port's protocol and target port). Measured on a local
+control plane (kube-apiserver, etcd) with 1 000 Routes of one tag each
+and a DomainInternal load balancer, a global resync (a config-network
+change): 2 000 Service updates before, none after; the resync took 44.9 s
+before and 3.4 s after (controller CPU 5.57 s and 0.69 s), and a Route
+created right after the resync began got its placeholder Service after
+38.3 s before, 1.1 s after, because it no longer waits behind 2 000
+writes at the client's rate limit.
+
+A Service is updated when the existing spec lacks something the desired
+one sets (equality.Semantic.DeepDerivative, a port count that differs, an
+empty target port read as the port, as the apiserver defaults it, a
+cluster IP left on an ExternalName Service), and
+Endpoints when their subsets differ once a port without a protocol is read
+as TCP. TestReconcile_ServiceLifecycle: the Service and Endpoints as the
+apiserver returns them are not updated when unchanged (headless, external
+name, cluster IP), and still are when the IP or the external name changes."
+
 
 # The series is bottom-up: a reconciler that writes a Route's names in even
 # one mode needs the load balancer's resolution, the desired objects, the
@@ -449,13 +474,17 @@ Endpoints holding the first 1 000 with the over-capacity annotation and
 its Warning, and an Endpoints the apiserver refuses as too large."
 
 send "${HUNKS}/_serving/test/e2e/routeaddress/route_address_test.go" "${SERVING}/test/e2e/routeaddress/route_address_test.go"
+git_ -C "${SERVING}" apply "${HUNKS}/serving-e2e-tests.patch"
 step "test/e2e: a Route's cluster-local Service with a managed route-address-mode" \
-"Why: what the TableTests assert must hold on a cluster with an ingress.
+"Why: what the TableTests assert must hold on a cluster with an ingress,
+and serving's CI must run it.
 
-On a cluster whose config-network sets route-address-mode other than
-externalname: a Route's Service is headless, its Endpoints or EndpointSlices
-hold the Ingress's addresses, and the Route answers on its cluster-local
-address. Skipped with externalname."
+With config-network's route-address-mode other than externalname: a
+Route's Service is headless, its Endpoints or EndpointSlices hold the
+Ingress's addresses, and the Route answers on its cluster-local address.
+test/e2e-tests.sh runs it in a leg of its own with the key set to
+endpointsandslices (toggle_feature, as cluster-local-domain-tls's test),
+then sets it back; run with the key unset, it skips."
 
 rm -rf "${OUT}/patches"
 mkdir -p "${OUT}/patches"

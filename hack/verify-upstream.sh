@@ -21,6 +21,8 @@
 # changes, runs serving's style checks on them, and checks its size), then builds, vets and tests the patched trees,
 # and checks that serving needs no module it did not need before (its
 # go.mod unchanged but for a replace of networking by the patched tree).
+# It prints a table of the serving pull requests: changed lines, which of
+# serving's commands run each one's code at its commit, and why it exists.
 #
 # Usage: hack/verify-upstream.sh [OUT]   (default .cache/upstream, ignored)
 
@@ -49,8 +51,10 @@ fi
 MAX_LINES=1250
 echo "=== serving: changed lines per patch, vendor/ excluded (at most ${MAX_LINES})"
 too_big=0
+declare -A LINES
 for p in "${PATCHES}"/serving/*.patch; do
   lines="$(git apply --numstat --exclude='vendor/*' "$p" | awk '{n += $1 + $2} END {print n + 0}')"
+  LINES["$(basename "$p")"]="${lines}"
   echo "${lines} serving/$(basename "$p")"
   if (( lines > MAX_LINES )); then
     echo "FAIL: serving/$(basename "$p"): ${lines} changed lines outside vendor/, more than ${MAX_LINES}"
@@ -124,6 +128,7 @@ style() {
   done < <(git_ -C "${SERVING}" diff --name-only --diff-filter=AM HEAD~1 -- ':!vendor')
 }
 
+SUMMARY=()
 echo "=== serving: apply each patch; its imports resolved from vendor/ as serving's CI does (-mod=vendor), built, serving's style checks (golangci-lint ${GOLANGCI_LINT_VERSION}, .golangci.yaml)"
 # The networking bump, as hack/update-deps.sh would make it once the
 # networking patch is released: here a replace of the patched tree, and
@@ -148,6 +153,18 @@ for p in "${PATCHES}"/serving/*.patch; do
     go list -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' ./pkg/... ./cmd/... | xargs go build &&
     go list -f '{{if eq .Name "main"}} {{.ImportPath}} {{join .Deps " "}} {{end}}' ./pkg/... ./cmd/... |
     { grep -Ff <(sed 's#.*# knative.dev/serving/& #' <<<"${changed:-none}") || true; } | cut -d' ' -f2 | xargs -r -n1 go build -o /dev/null)
+  # For the summary: which commands run the code this pull request adds or
+  # changes (the commands whose dependencies include a package whose
+  # non-test Go files it changes), and the first line of its description.
+  code="$(git_ -C "${SERVING}" diff --name-only HEAD~1 -- '*.go' ':!*_test.go' ':!vendor' ':!test' | xargs -r -n1 dirname | sort -u)"
+  if [[ -z "${code}" ]]; then
+    run_by="tests only"
+  else
+    run_by="$(cd "${SERVING}" && GOFLAGS=-mod=mod go list -f '{{if eq .Name "main"}} {{.ImportPath}} {{join .Deps " "}} {{end}}' ./cmd/... |
+      { grep -Ff <(sed 's#.*# knative.dev/serving/& #' <<<"${code}") || true; } | cut -d' ' -f2 | sed 's#^knative.dev/serving/##' | paste -sd' ' -)"
+    run_by="${run_by:-no command yet}"
+  fi
+  SUMMARY+=("| $(basename "$p" | cut -c1-4) | ${LINES[$(basename "$p")]} | ${run_by} | $(git_ -C "${SERVING}" log -1 --format=%s) — $(git_ -C "${SERVING}" log -1 --format=%b | awk 'BEGIN {RS = ""} NR == 1 {gsub(/\n/, " "); print; exit}' | sed -E 's/^(Why: [^.;]*[.;]).*/\1/') |")
   # One whose vendor/ differs from what go mod vendor makes of it fails here.
   (cd "${SERVING}" && GOFLAGS=-mod=mod go mod vendor)
   if [[ -n "$(git_ -C "${SERVING}" status --porcelain -- vendor)" ]]; then
@@ -182,6 +199,11 @@ for p in "${PATCHES}"/serving/*.patch; do
   fi
   echo "applied, imports resolved from vendor/, built, its packages vetted and tested, serving's style checks passed: serving/$(basename "$p")"
 done
+
+echo "=== serving: each pull request, its changed lines (vendor/ excluded), the commands that run its code at that commit, and why"
+echo "| PR | lines | run by | subject — why |"
+echo "|---|---|---|---|"
+printf '%s\n' "${SUMMARY[@]}"
 
 echo "=== zero new modules"
 (cd "${NETWORKING}" && go list -m all) > "${OUT}/verify/networking.modules.after"

@@ -46,7 +46,9 @@ import (
 // Service is headless rather than ExternalName, that its Endpoints and/or
 // EndpointSlices hold the addresses of the Route's Ingress (its private load
 // balancer's IP, or the ClusterIPs of the Service its DomainInternal names),
-// and that the Route answers on its cluster-local address.
+// and that the Route answers on its cluster-local address. test/e2e-tests.sh
+// runs it with route-address-mode set to endpointsandslices; run with the
+// key unset, it skips.
 func TestRouteAddress(t *testing.T) {
 	t.Parallel()
 	clients := test.Setup(t)
