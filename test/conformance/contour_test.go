@@ -422,14 +422,8 @@ func (e *contourEnv) contourWant(mode netcfg.RouteAddressMode, svc string, v con
 			return fmt.Errorf("CDS cluster %s reads EDS %q, want %s/%s/http2", r, got, e.ns, svc)
 		}
 	}
-	// Where the endpoints come from: our slices, or in Endpoints mode (and
-	// upstream's IP case) the slice kube-controller-manager mirrors.
-	wantSource := names.ManagedBy
-	if mode == netcfg.RouteAddressModeEndpoints || mode == netcfg.RouteAddressModeExternalName {
-		wantSource = names.MirroredBy
-	}
-	if v.source != wantSource {
-		return fmt.Errorf("EDS endpoints come from slices by %q, want %q", v.source, wantSource)
+	if want := edsSource(mode); v.source != want {
+		return fmt.Errorf("EDS endpoints come from slices by %q, want %q", v.source, want)
 	}
 	return nil
 }
@@ -464,6 +458,16 @@ func contourSwitches(t *testing.T, e *contourEnv) {
 		}
 		return e.endpointsOf(eds, byName), nil
 	})
+}
+
+// edsSource is the managed-by value of the slices a consumer's EDS endpoints
+// come from in mode: our slices, or in the endpoints mode (and
+// externalname's IP case) the slice kube-controller-manager mirrors.
+func edsSource(mode netcfg.RouteAddressMode) string {
+	if mode == netcfg.RouteAddressModeEndpoints || mode == netcfg.RouteAddressModeExternalName {
+		return names.MirroredBy
+	}
+	return names.ManagedBy
 }
 
 // everyMode sets each mode in turn and waits until check, for each of the

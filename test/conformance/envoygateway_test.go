@@ -32,7 +32,6 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 	"knative.dev/route-address/test/cluster"
 )
 
@@ -254,12 +253,8 @@ func (e *egEnv) egWant(mode netcfg.RouteAddressMode, svc string, v egView) error
 	case !slices.Equal(v.eds, want):
 		return fmt.Errorf("EDS endpoints %v, want exactly %v (%s)", v.eds, want, backendOf(e.ns, svc))
 	}
-	wantSource := names.ManagedBy
-	if mode == netcfg.RouteAddressModeEndpoints || mode == netcfg.RouteAddressModeExternalName {
-		wantSource = names.MirroredBy
-	}
-	if v.source != wantSource {
-		return fmt.Errorf("EDS endpoints come from slices by %q, want %q", v.source, wantSource)
+	if want := edsSource(mode); v.source != want {
+		return fmt.Errorf("EDS endpoints come from slices by %q, want %q", v.source, want)
 	}
 	return nil
 }
