@@ -155,7 +155,7 @@ for p in "${PATCHES}"/serving/*.patch; do
     { grep -Ff <(sed 's#.*# knative.dev/serving/& #' <<<"${changed:-none}") || true; } | cut -d' ' -f2 | xargs -r -n1 go build -o /dev/null)
   # For the summary: which commands run the code this pull request adds or
   # changes (the commands whose dependencies include a package whose
-  # non-test Go files it changes), and the first line of its description.
+  # non-test Go files it changes), and the first sentence of its description.
   code="$(git_ -C "${SERVING}" diff --name-only HEAD~1 -- '*.go' ':!*_test.go' ':!vendor' ':!test' | xargs -r -n1 dirname | sort -u)"
   if [[ -z "${code}" ]]; then
     run_by="tests only"
