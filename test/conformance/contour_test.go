@@ -85,12 +85,7 @@ func setupContour(t *testing.T) *contourEnv {
 		t.Fatal(err)
 	}
 	e := &contourEnv{gw: namespace(t, "gw"), ns: namespace(t, "contour"), dyn: dyn}
-	gatewayService(t, e.gw, "gateway", contourGatewayIP, 80)
-	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
-	route(t, e.ns, byIP)
-	setLoadBalancer(t, e.ns, byIP, ipEntry(contourLBIP))
-	route(t, e.ns, byName, "canary")
-	setLoadBalancer(t, e.ns, byName, internalEntry(fmt.Sprintf(gwDomain, e.gw)))
+	consumerRoutes(t, e.gw, e.ns, contourGatewayIP, contourLBIP)
 
 	// Contour takes the namespace from the apiserver (created by
 	// contourKubeconfig); the GatewayClass and Gateway it serves.
@@ -458,6 +453,20 @@ func contourSwitches(t *testing.T, e *contourEnv) {
 		}
 		return e.endpointsOf(eds, byName), nil
 	})
+}
+
+// consumerRoutes makes what a consumer's test points at, in the mode
+// externalname: in ns the Route byIP, whose load balancer is the IP lbIP,
+// and the Route byName with a tag "canary", whose DomainInternal names the
+// Service "gateway" in gw, at gatewayIP.
+func consumerRoutes(t *testing.T, gw, ns, gatewayIP, lbIP string) {
+	t.Helper()
+	gatewayService(t, gw, "gateway", gatewayIP, 80)
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
+	route(t, ns, byIP)
+	setLoadBalancer(t, ns, byIP, ipEntry(lbIP))
+	route(t, ns, byName, "canary")
+	setLoadBalancer(t, ns, byName, internalEntry(fmt.Sprintf(gwDomain, gw)))
 }
 
 // edsSource is the managed-by value of the slices a consumer's EDS endpoints

@@ -74,12 +74,7 @@ func setupEnvoyGateway(t *testing.T) *egEnv {
 		t.Fatal(err)
 	}
 	e := &egEnv{gw: namespace(t, "gw"), ns: namespace(t, "eg"), dyn: dyn}
-	gatewayService(t, e.gw, "gateway", egGatewayIP, 80)
-	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
-	route(t, e.ns, byIP)
-	setLoadBalancer(t, e.ns, byIP, ipEntry(egLBIP))
-	route(t, e.ns, byName, "canary")
-	setLoadBalancer(t, e.ns, byName, internalEntry(fmt.Sprintf(gwDomain, e.gw)))
+	consumerRoutes(t, e.gw, e.ns, egGatewayIP, egLBIP)
 
 	eg, err := env.local.StartEnvoyGateway(bg())
 	if err != nil {
