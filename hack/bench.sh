@@ -47,18 +47,26 @@ trap 'rm -rf "${BIN}"' EXIT
 go build -o "${BIN}/controller" ./test/cmd/controller
 go build -o "${BIN}/bench" ./test/cmd/bench
 
+# build_patched NAME MODULE PATCH CMD: builds CMD into BIN/controller-NAME
+# against a copy of MODULE with hack/upstream/PATCH applied, replaced in a
+# scratch go.mod.
+build_patched() {
+  local dir="${BIN}/$1"
+  mkdir -p "${dir}"
+  cp -r "$(go list -m -f '{{.Dir}}' "$2")" "${dir}/module"
+  chmod -R u+w "${dir}/module"
+  (cd "${dir}/module" && git apply "${REPO_ROOT_DIR}/hack/upstream/$3")
+  cp go.mod go.sum "${dir}/"
+  go mod edit -modfile="${dir}/go.mod" -replace "$2=${dir}/module"
+  go build -modfile="${dir}/go.mod" -o "${BIN}/controller-$1" "$4"
+}
+
 ARGS=()
 ALTS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -queue-fix | -queue-fix@*)
-      mkdir -p "${BIN}/queue-fix"
-      cp -r "$(go list -m -f '{{.Dir}}' knative.dev/pkg)" "${BIN}/queue-fix/pkg"
-      chmod -R u+w "${BIN}/queue-fix/pkg"
-      (cd "${BIN}/queue-fix/pkg" && git apply "${REPO_ROOT_DIR}/hack/upstream/pkg-twolane.patch")
-      cp go.mod go.sum "${BIN}/queue-fix/"
-      go mod edit -modfile="${BIN}/queue-fix/go.mod" -replace "knative.dev/pkg=${BIN}/queue-fix/pkg"
-      go build -modfile="${BIN}/queue-fix/go.mod" -o "${BIN}/controller-queue-fix" ./test/cmd/controller
+      build_patched queue-fix knative.dev/pkg pkg-twolane.patch ./test/cmd/controller
       ALTS+=("queue-fix${1#-queue-fix}=${BIN}/controller-queue-fix")
       ;;
     -stock)
@@ -66,13 +74,7 @@ while [[ $# -gt 0 ]]; do
       ALTS+=("stock@ExternalName=${BIN}/controller-stock")
       ;;
     -route-fix)
-      mkdir -p "${BIN}/route-fix"
-      cp -r "$(go list -m -f '{{.Dir}}' knative.dev/serving)" "${BIN}/route-fix/serving"
-      chmod -R u+w "${BIN}/route-fix/serving"
-      (cd "${BIN}/route-fix/serving" && git apply "${REPO_ROOT_DIR}/hack/upstream/serving-route-writes.patch")
-      cp go.mod go.sum "${BIN}/route-fix/"
-      go mod edit -modfile="${BIN}/route-fix/go.mod" -replace "knative.dev/serving=${BIN}/route-fix/serving"
-      go build -modfile="${BIN}/route-fix/go.mod" -o "${BIN}/controller-route-fix" ./test/cmd/stockcontroller
+      build_patched route-fix knative.dev/serving serving-route-writes.patch ./test/cmd/stockcontroller
       ALTS+=("route-fix@ExternalName=${BIN}/controller-route-fix")
       ;;
     -at | -at@*)

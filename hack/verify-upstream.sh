@@ -129,6 +129,11 @@ style() {
 }
 
 SUMMARY=()
+# importing DIRS: the commands of serving (MAINS: one line " PATH DEP… " per
+# command, at the current commit) that import a package in one of DIRS.
+importing() {
+  { grep -Ff <(sed 's#.*# knative.dev/serving/& #' <<<"${1:-none}") <<<"${MAINS}" || true; } | cut -d' ' -f2
+}
 echo "=== serving: apply each patch; its imports resolved from vendor/ as serving's CI does (-mod=vendor), built, serving's style checks (golangci-lint ${GOLANGCI_LINT_VERSION}, .golangci.yaml)"
 # The networking bump, as hack/update-deps.sh would make it once the
 # networking patch is released: here a replace of the patched tree, and
@@ -149,19 +154,18 @@ for p in "${PATCHES}"/serving/*.patch; do
   # changes); the commands that import a package the patch changes are
   # linked too (linking all nine takes 20 s a patch).
   changed="$(git_ -C "${SERVING}" diff --name-only HEAD~1 -- '*.go' ':!vendor' | xargs -r -n1 dirname | sort -u)"
-  (cd "${SERVING}" && export GOFLAGS=-mod=mod &&
-    go list -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' ./pkg/... ./cmd/... | xargs go build &&
-    go list -f '{{if eq .Name "main"}} {{.ImportPath}} {{join .Deps " "}} {{end}}' ./pkg/... ./cmd/... |
-    { grep -Ff <(sed 's#.*# knative.dev/serving/& #' <<<"${changed:-none}") || true; } | cut -d' ' -f2 | xargs -r -n1 go build -o /dev/null)
+  (cd "${SERVING}" && GOFLAGS=-mod=mod go list -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' ./pkg/... ./cmd/... |
+    GOFLAGS=-mod=mod xargs go build)
+  MAINS="$(cd "${SERVING}" && GOFLAGS=-mod=mod go list -f '{{if eq .Name "main"}} {{.ImportPath}} {{join .Deps " "}} {{end}}' ./pkg/... ./cmd/...)"
+  importing "${changed}" | (cd "${SERVING}" && GOFLAGS=-mod=mod xargs -r -n1 go build -o /dev/null)
   # For the summary: which commands run the code this pull request adds or
-  # changes (the commands whose dependencies include a package whose
-  # non-test Go files it changes), and the first sentence of its description.
+  # changes (those that import a package whose non-test Go files it
+  # changes), and the first sentence of its description.
   code="$(git_ -C "${SERVING}" diff --name-only HEAD~1 -- '*.go' ':!*_test.go' ':!vendor' ':!test' | xargs -r -n1 dirname | sort -u)"
   if [[ -z "${code}" ]]; then
     run_by="tests only"
   else
-    run_by="$(cd "${SERVING}" && GOFLAGS=-mod=mod go list -f '{{if eq .Name "main"}} {{.ImportPath}} {{join .Deps " "}} {{end}}' ./cmd/... |
-      { grep -Ff <(sed 's#.*# knative.dev/serving/& #' <<<"${code}") || true; } | cut -d' ' -f2 | sed 's#^knative.dev/serving/##' | paste -sd' ' -)"
+    run_by="$(importing "${code}" | sed 's#^knative.dev/serving/##' | paste -sd' ' -)"
     run_by="${run_by:-no command yet}"
   fi
   SUMMARY+=("| $(basename "$p" | cut -c1-4) | ${LINES[$(basename "$p")]} | ${run_by} | $(git_ -C "${SERVING}" log -1 --format=%s) — $(git_ -C "${SERVING}" log -1 --format=%b | awk 'BEGIN {RS = ""} NR == 1 {gsub(/\n/, " "); print; exit}' | sed -E 's/^(Why: [^.;]*[.;]).*/\1/') |")
