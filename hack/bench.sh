@@ -21,17 +21,19 @@
 # run with the same -dir and -n measures the chosen rows on its Routes)
 # (defaults 1000, 10000, and the client limits sharedmain gives serving's
 # binary: 5 and 10 per controller; -qps 200 -burst 400 gives the old runs)
-# and test/cmd/bench's other flags, plus four that add controller binaries
-# whose resync rows are measured too (-alt):
-#   -queue-fix   test/cmd/controller built against knative.dev/pkg with the
-#                two-lane queue patch (hack/upstream/pkg-twolane.patch, the
-#                pkg pull request) in a scratch go.mod
-#   -stock       serving's stock controller (test/cmd/stockcontroller), in the
-#                ExternalName column: serving without route-address
+# and test/cmd/bench's other flags. The controller is serving's
+# cmd/controller as the pull requests leave it (hack/build-serving.sh); four
+# flags add controller binaries whose resync rows are measured too (-alt):
+#   -queue-fix   the same, built against knative.dev/pkg with the two-lane
+#                queue patch (hack/upstream/pkg-twolane.patch, the pkg pull
+#                request)
+#   -stock       serving v0.50.0's cmd/controller as released, in the
+#                ExternalName column: serving without the series
 #   -route-fix   the same, built against knative.dev/serving with the route
 #                reconciler's fix alone (hack/upstream/serving-route-writes.patch,
 #                the series' first serving pull request) in a scratch go.mod
-#   -at REV      test/cmd/controller as of git revision REV
+#   -at REV      the controller as hack/build-serving.sh of git revision REV
+#                builds it
 # -queue-fix@MODE and -at@MODE REV measure theirs in MODE's column only.
 
 set -o errexit
@@ -44,7 +46,7 @@ BIN="$(mktemp -d)"
 trap 'rm -rf "${BIN}"' EXIT
 
 ./hack/build-third-party.sh control-plane >&2
-go build -o "${BIN}/controller" ./test/cmd/controller
+./hack/build-serving.sh "${BIN}" >&2
 go build -o "${BIN}/bench" ./test/cmd/bench
 
 # build_patched NAME MODULE PATCH CMD: builds CMD into BIN/controller-NAME
@@ -66,20 +68,25 @@ ALTS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -queue-fix | -queue-fix@*)
-      build_patched queue-fix knative.dev/pkg pkg-twolane.patch ./test/cmd/controller
+      mkdir -p "${BIN}/queue-fix"
+      cp -r "$(go list -m -f '{{.Dir}}' knative.dev/pkg)" "${BIN}/queue-fix/pkg"
+      chmod -R u+w "${BIN}/queue-fix/pkg"
+      (cd "${BIN}/queue-fix/pkg" && git apply "${REPO_ROOT_DIR}/hack/upstream/pkg-twolane.patch")
+      BUILD_SERVING_REPLACE="knative.dev/pkg=${BIN}/queue-fix/pkg" ./hack/build-serving.sh "${BIN}/queue-fix" >&2
+      mv "${BIN}/queue-fix/controller" "${BIN}/controller-queue-fix"
       ALTS+=("queue-fix${1#-queue-fix}=${BIN}/controller-queue-fix")
       ;;
     -stock)
-      go build -o "${BIN}/controller-stock" ./test/cmd/stockcontroller
       ALTS+=("stock@ExternalName=${BIN}/controller-stock")
       ;;
     -route-fix)
-      build_patched route-fix knative.dev/serving serving-route-writes.patch ./test/cmd/stockcontroller
+      build_patched route-fix knative.dev/serving serving-route-writes.patch knative.dev/serving/cmd/controller
       ALTS+=("route-fix@ExternalName=${BIN}/controller-route-fix")
       ;;
     -at | -at@*)
       git worktree add --detach "${BIN}/at-$2" "$2" >&2
-      (cd "${BIN}/at-$2" && go build -o "${BIN}/controller-at-$2" ./test/cmd/controller)
+      (cd "${BIN}/at-$2" && ./hack/build-serving.sh "${BIN}/at" >&2)
+      mv "${BIN}/at/controller" "${BIN}/controller-at-$2"
       git worktree remove --force "${BIN}/at-$2"
       ALTS+=("at-$2${1#-at}=${BIN}/controller-at-$2")
       shift

@@ -14,14 +14,27 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# Builds the controller the e2e suite, the demo and the benchmarks run in
-# knative.dev/serving's tree as the pull requests leave it
-# (hack/upstream-patch.sh, regenerated when the files it reads changed):
-# test/_serving/controller/main.go, serving's route, routeaddress,
-# domainmapping and labeler controllers, with networking as its pull request
-# leaves it.
+# Builds serving's binaries as the e2e suite, the demo and the benchmarks run
+# them, in knative.dev/serving's tree as the pull requests leave it
+# (hack/upstream-patch.sh, regenerated when the files it reads changed),
+# with networking as its pull request leaves it:
+#   OUT/controller        serving's cmd/controller
+#   OUT/webhook           serving's cmd/webhook
+#   OUT/replica           serving's cmd/controller with its health probes off:
+#                         the one change, so that replicas can share a host
+#                         (the probes always listen on :8080)
+#   OUT/controller-stock  serving v0.50.0's cmd/controller as released (the
+#                         version go.mod pins), for rollbacks and side-by-side
+#                         measurements
 #
-# Usage: hack/build-serving.sh OUT   (writes OUT/controller)
+# Usage: hack/build-serving.sh OUT
+#        hack/build-serving.sh --images OUT
+# With --images, builds no binary here: ko (from the module proxy, built once
+# into ~/.cache/route-address/tools) builds serving's cmd/controller and
+# cmd/webhook in that tree, pushes their images to KO_DOCKER_REPO, and writes
+# OUT/controller.yaml and OUT/webhook.yaml, the patches of serving's
+# Deployments that install them (config/*-patch.yaml resolved).
+# BUILD_SERVING_REPLACE="MODULE=DIR …" builds with those modules replaced too.
 # With SERVING_TREE set, builds in that serving tree as it is instead: one the
 # series was applied to and that builds as it stands (verify-upstream.sh's,
 # whose go.mod replaces networking by the patched tree), so that the test
@@ -32,8 +45,17 @@ set -o nounset
 set -o pipefail
 
 REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
+IMAGES=0
+if [[ "${1:-}" == --images ]]; then
+  IMAGES=1
+  shift
+fi
 if [[ $# != 1 ]]; then
-  echo "usage: $0 OUT" >&2
+  echo "usage: $0 [--images] OUT" >&2
+  exit 2
+fi
+if [[ ${IMAGES} == 1 && -z "${KO_DOCKER_REPO:-}" ]]; then
+  echo "$0 --images: set KO_DOCKER_REPO to the registry ko pushes the images to" >&2
   exit 2
 fi
 BIN="$(mkdir -p "$1" && cd "$1" && pwd)"
@@ -54,11 +76,37 @@ else
   cp "${TREE}/go.sum" "${MODS}/build.sum"
   MODFILE=(-modfile="${MODS}/build.mod")
   go mod edit -modfile="${MODS}/build.mod" -replace "knative.dev/networking=${GEN}/networking"
+  # More replacements, MODULE=DIR … (hack/bench.sh's -queue-fix: pkg with its
+  # pull request applied).
+  for r in ${BUILD_SERVING_REPLACE:-}; do
+    go mod edit -modfile="${MODS}/build.mod" -replace "${r}"
+  done
 fi
-trap 'rm -rf "${MODS}" "${TREE}/test/_serving"' EXIT
-mkdir -p "${TREE}/test/_serving/controller"
-cp test/_serving/controller/main.go "${TREE}/test/_serving/controller/"
+trap 'rm -rf "${MODS}" "${TREE}/test/_replica"' EXIT
+if [[ ${IMAGES} == 1 ]]; then
+  KO_VERSION=v0.19.1
+  TOOLS="${XDG_CACHE_HOME:-${HOME}/.cache}/route-address/tools/ko-${KO_VERSION}"
+  if [[ ! -x "${TOOLS}/ko" ]]; then
+    GOFLAGS=-mod=mod GOBIN="${TOOLS}" go install "github.com/google/ko@${KO_VERSION}"
+  fi
+  for cmd in controller webhook; do
+    (cd "${TREE}" && GOFLAGS="-mod=mod ${MODFILE[*]}" "${TOOLS}/ko" resolve -f "${REPO_ROOT_DIR}/config/${cmd}-patch.yaml") >"${BIN}/${cmd}.yaml"
+    echo "wrote ${BIN}/${cmd}.yaml: $(grep 'image:' "${BIN}/${cmd}.yaml" | tr -s ' ')"
+  done
+  exit 0
+fi
 # A directory whose name starts with _ is not one of the tree's packages
 # (./...); built by its path.
-(cd "${TREE}" && GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/controller" ./test/_serving/controller)
-echo "built ${BIN}/controller in ${TREE}"
+mkdir -p "${TREE}/test/_replica"
+sed 's/^\(\t*\)ctx := signals.NewContext()$/\1ctx := sharedmain.WithHealthProbesDisabled(signals.NewContext())/' \
+  "${TREE}/cmd/controller/main.go" >"${TREE}/test/_replica/main.go"
+grep -q WithHealthProbesDisabled "${TREE}/test/_replica/main.go" ||
+  { echo "cmd/controller/main.go has no 'ctx := signals.NewContext()' to turn the probes off in" >&2; exit 1; }
+(cd "${TREE}" && GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/controller" ./cmd/controller &&
+  GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/webhook" ./cmd/webhook &&
+  GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/replica" ./test/_replica)
+echo "built ${BIN}/controller, webhook and replica in ${TREE}"
+# In serving's module as go.mod pins it, with its own go.mod.
+STOCK="$(go list -m -f '{{.Dir}}' knative.dev/serving)"
+(cd "${STOCK}" && go build -o "${BIN}/controller-stock" ./cmd/controller)
+echo "built ${BIN}/controller-stock in ${STOCK}"

@@ -19,7 +19,7 @@
 # reachable to pull a base from), then a release for linux/amd64 with
 # KO_DOCKER_REPO pointing at it. Checks SHA256SUMS, the krew manifest's sha256,
 # and that the resolved patches name, by digest, images in the registry that
-# hold the controller's and the webhook's binaries. Not part of hack/test.sh.
+# hold serving's controller and webhook built with the series. Not part of hack/test.sh.
 #
 # Usage: hack/release-check.sh
 
@@ -56,10 +56,18 @@ archive=kubectl-route_address_v0.0.0-check_linux_amd64.tar.gz
 sum="$(sha256sum "${archive}" | cut -d' ' -f1)"
 grep -q "sha256: \"${sum}\"" route-address.yaml || { echo "route-address.yaml lacks the archive's sha256 ${sum}"; exit 1; }
 echo "krew manifest: ${archive} sha256 ${sum}"
+declare -A want=([controller]=knative.dev/serving/pkg/reconciler/routeaddress [webhook]=route-address-externalname-fallback)
 for cmd in controller webhook; do
   image="$(grep -o "${REG}/route-address/${cmd}-[0-9a-f]*@sha256:[0-9a-f]*" route-address-patches.yaml)"
   "${TOOLS}/crane" export --insecure "${image}" "${WORK}/${cmd}.tar"
   tar -tf "${WORK}/${cmd}.tar" 2>/dev/null | grep -qE "^/?ko-app/${cmd}\$" || { echo "${image} holds no /ko-app/${cmd}"; exit 1; }
-  echo "${cmd}: ${image} holds /ko-app/${cmd}"
+  tar -xf "${WORK}/${cmd}.tar" -C "${WORK}" "$(tar -tf "${WORK}/${cmd}.tar" | grep -E "^/?ko-app/${cmd}\$")"
+  # serving's own command, built with the series: its module is serving's,
+  # and it holds the code the series adds (the routeaddress reconciler; the
+  # networking key the webhook validates).
+  go version -m "${WORK}/ko-app/${cmd}" | grep -qE "^\s+path\s+knative.dev/serving/cmd/${cmd}\$" ||
+    { echo "${image}'s /ko-app/${cmd} is not knative.dev/serving/cmd/${cmd}"; exit 1; }
+  grep -q "${want[${cmd}]}" "${WORK}/ko-app/${cmd}" || { echo "${image}'s /ko-app/${cmd} lacks ${want[${cmd}]}"; exit 1; }
+  echo "${cmd}: ${image} holds /ko-app/${cmd}, knative.dev/serving/cmd/${cmd} with ${want[${cmd}]}"
 done
 echo "release checked against a local registry"

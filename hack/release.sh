@@ -21,10 +21,11 @@
 #   - route-address.yaml, the krew manifest: each platform's archive at
 #     URL_TEMPLATE with {VERSION} and {ARCHIVE} filled in, its real sha256,
 #     and the RBAC a user needs as caveats;
-#   - with KO_DOCKER_REPO set, route-address-patches.yaml: the controller's
-#     and the webhook's patches (config/*-patch.yaml) resolved by ko, their
-#     images pushed to KO_DOCKER_REPO (ko from the module proxy, built once
-#     into ~/.cache/route-address/tools).
+#   - with KO_DOCKER_REPO set, route-address-patches.yaml: the patches of
+#     serving's controller and webhook Deployments (config/*-patch.yaml)
+#     with serving's own images built by ko in serving v0.50.0 with the pull
+#     requests applied (hack/build-serving.sh --images), pushed to
+#     KO_DOCKER_REPO.
 #
 # Usage: hack/release.sh VERSION URL_TEMPLATE [OUT]
 #   e.g. hack/release.sh v0.1.0 'https://github.com/OWNER/route-address/releases/download/{VERSION}/{ARCHIVE}'
@@ -111,11 +112,8 @@ if [[ -z "${KO_DOCKER_REPO:-}" ]]; then
   echo "KO_DOCKER_REPO is not set: the controller and webhook images are not built"
   exit 0
 fi
-KO_VERSION=v0.19.1
-TOOLS="${XDG_CACHE_HOME:-${HOME}/.cache}/route-address/tools/ko-${KO_VERSION}"
-if [[ ! -x "${TOOLS}/ko" ]]; then
-  GOFLAGS=-mod=mod GOBIN="${TOOLS}" go install "github.com/google/ko@${KO_VERSION}"
-fi
-"${TOOLS}/ko" resolve -f config/controller-patch.yaml -f config/webhook-patch.yaml >"${OUT}/route-address-patches.yaml"
+./hack/build-serving.sh --images "${OUT}/images"
+cat "${OUT}/images/controller.yaml" <(echo ---) "${OUT}/images/webhook.yaml" >"${OUT}/route-address-patches.yaml"
+rm -rf "${OUT}/images"
 echo "wrote ${OUT}/route-address-patches.yaml (images in ${KO_DOCKER_REPO}):"
 grep 'image:' "${OUT}/route-address-patches.yaml"

@@ -24,19 +24,19 @@ import (
 
 // StartController runs the controller binary against the cluster as
 // serving's controller ServiceAccount, logging to Dir/controller.log, with
-// client rate limits raised for tests (env may set others) and leader
-// election off.
+// client rate limits raised for tests (env may set others), under leader
+// election as config-leader-election says (LeaderElection).
 func StartController(c *Cluster, bin string, env ...string) (*exec.Cmd, error) {
 	return startController(c, bin, "", "controller.log", env)
 }
 
-// StartReplica runs replica i of the controller with leader election as
-// serving ships it (config-leader-election), logging to
+// StartReplica runs replica i of the controller (a build whose health
+// probes are off, so that replicas can share this host), logging to
 // Dir/controller-{i}.log, with env added. Its program name, and so the
 // user agent of its requests, is controller-{i}: the audit log tells the
 // replicas' writes apart (ReplicaAgent).
 func StartReplica(c *Cluster, bin string, i int, env ...string) (*exec.Cmd, error) {
-	return startController(c, bin, ReplicaAgent(i), fmt.Sprintf("controller-%d.log", i), append([]string{"ROUTE_ADDRESS_E2E_HA=1"}, env...))
+	return startController(c, bin, ReplicaAgent(i), fmt.Sprintf("controller-%d.log", i), env)
 }
 
 // ReplicaAgent is the first word of the user agent of replica i's requests.

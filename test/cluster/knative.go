@@ -96,6 +96,11 @@ func installKnative(ctx context.Context, cfg *rest.Config, kc kubernetes.Interfa
 				continue
 			}
 			cm.Namespace = SystemNamespace
+			if cm.Name == "config-leader-election" {
+				for k, v := range LeaderElection {
+					cm.Data[k] = v
+				}
+			}
 			if _, err := kc.CoreV1().ConfigMaps(SystemNamespace).Create(ctx, &cm, metav1.CreateOptions{}); err != nil && !apierrs.IsAlreadyExists(err) {
 				return fmt.Errorf("failed to create ConfigMap %s: %w", cm.Name, err)
 			}
@@ -103,6 +108,13 @@ func installKnative(ctx context.Context, cfg *rest.Config, kc kubernetes.Interfa
 	}
 	return nil
 }
+
+// LeaderElection is what the local control plane sets in
+// config-leader-election: serving's controller always runs under leader
+// election, and with serving's leases (60 s) a controller killed by a test
+// would keep its successor waiting a minute. These are a quarter of them,
+// in the same proportions.
+var LeaderElection = map[string]string{"lease-duration": "15s", "renew-deadline": "10s", "retry-period": "2500ms"}
 
 // createCRDs creates the CRDs in files (an existing one is kept) and waits
 // until they are established.

@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -138,25 +139,6 @@ func TestDomainInternalForms(t *testing.T) {
 	t.Logf("DomainInternal %q (no such Service) → ExternalName %q", missing, strings.ToLower(missing))
 }
 
-// invalidConfigEvents lists the InvalidConfiguration Warnings on
-// config-network whose message contains want.
-func invalidConfigEvents(t *testing.T, want string) []corev1.Event {
-	t.Helper()
-	l, err := env.kube.CoreV1().Events(cluster.SystemNamespace).List(bg(), metav1.ListOptions{
-		FieldSelector: "involvedObject.name=config-network,reason=InvalidConfiguration",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []corev1.Event
-	for _, e := range l.Items {
-		if strings.Contains(e.Message, want) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // alive reports whether the controller process runs.
 func alive() bool {
 	return env.ctrl != nil && env.ctrl.cmd.Process != nil && syscall.Kill(env.ctrl.cmd.Process.Pid, 0) == nil
@@ -166,14 +148,12 @@ func alive() bool {
 // validates it here). Written to a running controller on a switched
 // cluster, it leaves the last good configuration in force: no write to any
 // Service, Endpoints or EndpointSlice, and the Route's names still answer
-// their address. So in serving as the pull requests leave it (its
-// configuration store keeps the last good config-network) and in this
-// repository's fenced binary, which also reports the value once, as a
-// Warning on config-network. The fenced binary started with the value has
-// nothing to keep: it stays up, uses the key's default (the route
-// reconciler's ExternalName) and reports it too. (serving's controller,
-// started with a config-network value its webhook refuses, exits, for
-// this key as for the others.)
+// their address (serving's configuration store keeps the last good
+// config-network). A controller started with it exits before it reconciles
+// anything, as it does for any config-network value its webhook refuses
+// (in a cluster, a crash loop): still no write, the names still answer,
+// and its log names the key, the value and the allowed values. Fixed, the
+// next start writes nothing either: the names have their mode's shape.
 func TestBadKey(t *testing.T) {
 	needLocal(t)
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
@@ -183,71 +163,68 @@ func TestBadKey(t *testing.T) {
 	route(t, ns, "hello", "canary")
 	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
 	headless := shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"%s-ipv4 IPv4 198.19.0.42"}}
-	upstream := shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}
 	waitShape(t, ns, "hello", named(headless, "hello"))
 	waitShape(t, ns, "canary-hello", named(headless, "canary-hello"))
 	t.Cleanup(func() { setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled) })
 
 	typo := "endpointslice"
 	bad := fmt.Sprintf(`route-address-mode with value: %q in config-network ConfigMap is not supported, allowed values are externalname, endpoints, endpointslices, endpointsandslices`, typo)
-	kept := bad + "; keeping the last good configuration route-address-mode=endpointslices, route-address-externalname-fallback=enabled"
-	// typoKept writes the typo and checks that nothing changes.
-	typoKept := func(controller string) {
+	// unchanged checks that nothing was written to the Route's objects
+	// since then and that both names keep their shape and answer.
+	unchanged := func(what string, since time.Time) {
 		t.Helper()
-		auditQuiet(t, time.Now().Add(-time.Minute), ns, 3*time.Second)
-		since := time.Now()
-		patchConfigNetwork(t, map[string]string{netcfg.RouteAddressModeKey: typo})
-		// Every Route is resynced meanwhile by routeaddress, and in the
-		// fenced binary by the route reconciler too (its store takes the
-		// update: its own keys parse).
-		time.Sleep(5 * time.Second)
 		if ws := auditWrites(t, since, ns); len(ws) != 0 {
-			t.Errorf("%s: the typo wrote to the Route's objects: %s", controller, summarizeWrites(ws))
+			t.Errorf("%s: writes to the Route's objects: %s", what, summarizeWrites(ws))
 		}
 		for _, n := range []string{"hello", "canary-hello"} {
 			if got, err := observe(ns, n); err != nil || fmt.Sprint(got) != fmt.Sprint(named(headless, n)) {
-				t.Errorf("%s: after the typo %s is %+v (%v), want %+v", controller, n, got, err, named(headless, n))
+				t.Errorf("%s: %s is %+v (%v), want %+v", what, n, got, err, named(headless, n))
 			}
 			waitDNS(t, fqdn(ns, n), "A/AAAA 198.19.0.42")
 		}
-		t.Logf("%s: typo on a switched cluster: 0 writes in %s, both names answer A 198.19.0.42", controller, ns)
+		t.Logf("%s: 0 writes in %s, both names answer A 198.19.0.42", what, ns)
 	}
 
-	typoKept("serving")
-	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
+	auditQuiet(t, time.Now().Add(-time.Minute), ns, 3*time.Second)
+	since := time.Now()
+	patchConfigNetwork(t, map[string]string{netcfg.RouteAddressModeKey: typo})
+	// Every Route is resynced meanwhile by routeaddress and the route
+	// reconciler: their store keeps the last good configuration.
+	time.Sleep(5 * time.Second)
+	unchanged("typo written to a running controller", since)
 
-	// This repository's fenced binary.
-	startFenced := runFenced(t)
-	typoKept("fenced binary")
-	eventually(t, "an InvalidConfiguration Warning on config-network", func() error {
-		if n := len(invalidConfigEvents(t, kept)); n != 1 {
-			return fmt.Errorf("%d events", n)
+	// Restarted with the typo: it exits, twice, as a crash loop would.
+	logFile := filepath.Join(env.local.Dir, "controller.log")
+	for i := range 2 {
+		stopController()
+		from := fileSize(logFile)
+		if err := startController(); err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	evs := invalidConfigEvents(t, kept)
-	if len(evs) != 1 || evs[0].Count != 1 || evs[0].Type != corev1.EventTypeWarning {
-		t.Errorf("events = %+v, want one Warning, recorded once", evs)
-	}
-	t.Logf("bad update: %s %s: %s", evs[0].Type, evs[0].Reason, evs[0].Message)
-
-	fenced := startFenced()
-	startup := bad + "; using route-address-mode=externalname, route-address-externalname-fallback=enabled"
-	eventually(t, "the restarted controller's Warning", func() error {
-		if n := len(invalidConfigEvents(t, startup)); n != 1 {
-			return fmt.Errorf("%d events", n)
+		exited := make(chan error, 1)
+		go func() { exited <- env.ctrl.cmd.Wait() }()
+		select {
+		case err := <-exited:
+			env.ctrl = nil
+			line := logLineWith(t, logFile, from, "Failed to construct network config")
+			if !strings.Contains(line, bad) {
+				t.Errorf("start %d with the typo: its log says %q, want it to say %q", i+1, line, bad)
+			}
+			t.Logf("start %d with the typo: exited (%v): %s", i+1, err, line)
+		case <-time.After(60 * time.Second):
+			t.Fatalf("start %d with the typo: the controller still runs after 60 s", i+1)
 		}
-		return nil
-	})
-	time.Sleep(2 * time.Second)
-	if syscall.Kill(fenced.Process.Pid, 0) != nil {
-		t.Fatal("the fenced binary exited with a bad route-address-mode")
 	}
-	waitShape(t, ns, "hello", upstream)
-	t.Logf("restart with the bad value: the fenced binary is up, the Route's Service is the route reconciler's ExternalName, and it reports the value again")
+	unchanged("the controller started twice with the typo", since)
 
+	since = time.Now()
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
-	waitShape(t, ns, "hello", named(headless, "hello"))
+	if err := startController(); err != nil {
+		t.Fatal(err)
+	}
+	waitLeaderOf(t, "routeaddress")
+	time.Sleep(5 * time.Second)
+	unchanged("the value fixed and the controller started", since)
 }
 
 // TestWebhookRefusesBadKey (issue 13): with the webhook binary running as
@@ -282,4 +259,53 @@ func TestWebhookRefusesBadKey(t *testing.T) {
 	if err != nil || cm.Data[netcfg.RouteAddressModeKey] != string(netcfg.RouteAddressModeEndpointSlices) {
 		t.Errorf("config-network %s = %q (%v), want %s", netcfg.RouteAddressModeKey, cm.Data[netcfg.RouteAddressModeKey], err, netcfg.RouteAddressModeEndpointSlices)
 	}
+}
+
+// fileSize is the size of the file at path, 0 when there is none.
+func fileSize(path string) int64 {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Size()
+	}
+	return 0
+}
+
+// logLineWith returns the first line of the file at path, from offset from
+// on, that contains want.
+func logLineWith(t *testing.T, path string, from int64, want string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b[min(from, int64(len(b))):]), "\n") {
+		if strings.Contains(line, want) {
+			return line
+		}
+	}
+	t.Fatalf("%s has no line with %q after byte %d", path, want, from)
+	return ""
+}
+
+// waitLeaderOf waits until a lease of the reconciler named reconciler has
+// been acquired since the controller last started (a leader reconciles
+// every Route of its bucket when it takes it).
+func waitLeaderOf(t *testing.T, reconciler string) {
+	t.Helper()
+	started := time.Now().Add(-time.Second)
+	if env.ctrl != nil && env.ctrl.started.Before(started) {
+		started = env.ctrl.started
+	}
+	eventually(t, "a lease of the "+reconciler+" reconciler acquired", func() error {
+		l, err := env.kube.CoordinationV1().Leases(cluster.SystemNamespace).List(bg(), metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		for _, lease := range l.Items {
+			if strings.Contains(lease.Name, "."+reconciler+".") && lease.Spec.HolderIdentity != nil && *lease.Spec.HolderIdentity != "" &&
+				lease.Spec.AcquireTime != nil && !lease.Spec.AcquireTime.Time.Before(started.Truncate(time.Second)) {
+				return nil
+			}
+		}
+		return fmt.Errorf("none among %d leases", len(l.Items))
+	})
 }

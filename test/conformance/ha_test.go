@@ -38,8 +38,9 @@ import (
 	"knative.dev/route-address/test/cluster"
 )
 
-// Shorter leases than serving's defaults (60 s / 40 s / 10 s), in the same
-// proportions, so that a failover takes seconds.
+// Shorter leases than the suite's (cluster.LeaderElection, a quarter of
+// serving's 60 s / 40 s / 10 s), in the same proportions, so that a
+// failover takes seconds.
 const (
 	testLease   = 6 * time.Second
 	testRenew   = 4 * time.Second
@@ -127,7 +128,7 @@ func startReplicas(t *testing.T, n int, le ...string) []*replica {
 	stopController()
 	t.Cleanup(func() {
 		for k := range data {
-			data[k] = ""
+			data[k] = cluster.LeaderElection[k]
 		}
 		patchLeaderElection(t, data)
 		if err := startController(); err != nil {
@@ -150,7 +151,7 @@ func addReplica(t *testing.T, i int, extra ...string) *replica {
 	if fi, err := os.Stat(r.log()); err == nil {
 		r.from = fi.Size()
 	}
-	cmd, err := cluster.StartReplica(env.local, env.controller, i, append(append([]string(nil), replicaLimits...), extra...)...)
+	cmd, err := cluster.StartReplica(env.local, env.replica, i, append(append([]string(nil), replicaLimits...), extra...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

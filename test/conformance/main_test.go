@@ -46,23 +46,21 @@ var env struct {
 	// local is set when the suite runs its own control plane; tests that
 	// need the audit log or to restart the controller skip otherwise.
 	local *cluster.Cluster
-	// controller is serving's controller as the pull requests leave it
-	// (hack/build-serving.sh).
-	controller string
+	// controller, webhook, replica and stock are serving's binaries
+	// (hack/build-serving.sh): its cmd/controller and cmd/webhook as the
+	// pull requests leave them, the same controller with its health probes
+	// off (replicas sharing this host), and v0.50.0's released
+	// cmd/controller, for rollbacks.
+	controller, webhook, replica, stock string
 	// gateway is the gateway stand-in's binary (test/cmd/gateway).
 	gateway string
-	// webhook is the webhook binary (cmd/webhook).
-	webhook string
-	// stock is serving's stock route-facing controllers
-	// (test/cmd/stockcontroller), for rollbacks.
-	stock string
-	// fenced is this repository's binary on released serving: its route
-	// reconciler fenced, routeaddress beside it (test/cmd/controller).
-	fenced string
-	ctrl   *controllerProc
+	ctrl    *controllerProc
 }
 
-type controllerProc struct{ cmd *exec.Cmd }
+type controllerProc struct {
+	cmd     *exec.Cmd
+	started time.Time
+}
 
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
@@ -90,24 +88,17 @@ func run(m *testing.M) int {
 	}
 	start := time.Now()
 	env.controller = filepath.Join(dir, "controller")
-	env.gateway = filepath.Join(dir, "gateway")
 	env.webhook = filepath.Join(dir, "webhook")
-	env.stock = filepath.Join(dir, "stockcontroller")
-	env.fenced = filepath.Join(dir, "fenced")
-	// The controller: serving's, built in its tree as the pull requests
-	// leave it.
+	env.replica = filepath.Join(dir, "replica")
+	env.stock = filepath.Join(dir, "controller-stock")
+	env.gateway = filepath.Join(dir, "gateway")
 	if out, err := exec.Command("../../hack/build-serving.sh", dir).CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "hack/build-serving.sh: %v\n%s", err, out)
 		return 1
 	}
-	for bin, pkg := range map[string]string{
-		env.gateway: "test/cmd/gateway", env.webhook: "cmd/webhook", env.stock: "test/cmd/stockcontroller",
-		env.fenced: "test/cmd/controller",
-	} {
-		if out, err := exec.Command("go", "build", "-o", bin, "knative.dev/route-address/"+pkg).CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
-			return 1
-		}
+	if out, err := exec.Command("go", "build", "-o", env.gateway, "knative.dev/route-address/test/cmd/gateway").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building test/cmd/gateway: %v\n%s", err, out)
+		return 1
 	}
 	c, err := cluster.Start(context.Background(), filepath.Join(dir, "cluster"))
 	if err != nil {
@@ -138,11 +129,12 @@ func run(m *testing.M) int {
 // startController starts the controller with env added to its
 // environment (cluster.Limits, say).
 func startController(extra ...string) error {
+	started := time.Now()
 	cmd, err := cluster.StartController(env.local, env.controller, extra...)
 	if err != nil {
 		return err
 	}
-	env.ctrl = &controllerProc{cmd: cmd}
+	env.ctrl = &controllerProc{cmd: cmd, started: started}
 	return nil
 }
 

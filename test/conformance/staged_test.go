@@ -41,18 +41,8 @@ import (
 // and goes back alone. An annotation that is not a mode writes nothing to
 // the names that exist, whatever the cluster's mode, and says so in a
 // Warning on the Namespace.
-// In serving as the pull requests leave it, and in this repository's
-// fenced binary.
 func TestStagedByNamespace(t *testing.T) {
-	t.Run("serving", func(t *testing.T) { staged(t, "198.19.0.160") })
-	t.Run("fenced binary", func(t *testing.T) {
-		needLocal(t)
-		runFenced(t)
-		staged(t, "198.19.0.161")
-	})
-}
-
-func staged(t *testing.T, ip string) {
+	const ip = "198.19.0.160"
 	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
 	t.Cleanup(func() { setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled) })
 	gw := namespace(t, "gw")

@@ -20,7 +20,6 @@ package conformance
 
 import (
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -383,73 +382,4 @@ func TestTrafficChangeDuringSwitch(t *testing.T) {
 	}
 	waitDNS(t, fqdn(ns, "new-r0"), "A/AAAA "+ip)
 	t.Logf("%d Routes: a tag added to each during the switch; every Route Ready with it, its %d names headless with slices", n, 3*n)
-}
-
-// runFenced replaces the suite's controller with this repository's fenced
-// binary (test/cmd/controller) until the test ends. The returned func starts
-// it again and returns the process now running.
-func runFenced(t *testing.T) (restart func() *exec.Cmd) {
-	t.Helper()
-	stopController()
-	var cmd *exec.Cmd
-	restart = func() *exec.Cmd {
-		t.Helper()
-		if cmd != nil {
-			cluster.Stop(cmd)
-		}
-		var err error
-		if cmd, err = cluster.StartController(env.local, env.fenced); err != nil {
-			t.Fatal(err)
-		}
-		return cmd
-	}
-	t.Cleanup(func() {
-		if cmd != nil {
-			cluster.Stop(cmd)
-		}
-		if err := startController(); err != nil {
-			t.Error(err)
-		}
-	})
-	restart()
-	return restart
-}
-
-// TestFencedSwitch: this repository's fenced binary (released serving's
-// route reconciler with its Service and Endpoints writes fenced,
-// routeaddress beside it) switches a Route both ways as the pull requests'
-// controller does: from ExternalName to endpointsandslices, where the
-// names answer the gateway's address, and back to what a fresh Route gets,
-// with nothing of ours left.
-func TestFencedSwitch(t *testing.T) {
-	needLocal(t)
-	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
-	gw := namespace(t, "gw")
-	const ip = "198.19.0.76"
-	gatewayService(t, gw, "gateway", ip, 80)
-	ns := namespace(t, "fenced")
-	runFenced(t)
-	route(t, ns, "hello", "tag")
-	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
-	external := shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)}
-	names := []string{"hello", "tag-hello"}
-	for _, n := range names {
-		waitShape(t, ns, n, external)
-	}
-	setMode(t, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled)
-	for _, n := range names {
-		waitShape(t, ns, n, named(lbCases[2].wantAt(netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled, gw, ip), n))
-		waitDNS(t, fqdn(ns, n), "A/AAAA "+ip)
-	}
-	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
-	for _, n := range names {
-		waitShape(t, ns, n, external)
-	}
-	eventually(t, "nothing of ours left", func() error {
-		if left := ourObjects(t, ns); len(left) > 0 {
-			return fmt.Errorf("left: %v", left)
-		}
-		return nil
-	})
-	t.Logf("fenced binary: ExternalName → endpointsandslices (both names answer A %s) → ExternalName, nothing of ours left", ip)
 }

@@ -49,7 +49,9 @@ func installCommands(t *testing.T, path string) []string {
 }
 
 // TestInstallCommandsAgree: README.md and docs/operating.md give the same
-// install commands, which apply every file of config/ an install needs.
+// install commands, which apply every file of config/ an install needs and
+// patch serving's webhook and controller with the images built with the
+// series.
 func TestInstallCommandsAgree(t *testing.T) {
 	readme := installCommands(t, filepath.Join("..", "..", "README.md"))
 	operating := installCommands(t, filepath.Join("..", "..", "docs", "operating.md"))
@@ -58,7 +60,7 @@ func TestInstallCommandsAgree(t *testing.T) {
 			strings.Join(readme, "\n  "), strings.Join(operating, "\n  "))
 	}
 	for _, f := range []string{"config/200-clusterrole.yaml", "config/220-route-address-mode-policy.yaml", "config/300-config-network.yaml",
-		"config/webhook-patch.yaml", "config/controller-patch.yaml"} {
+		"hack/build-serving.sh --images", "deployment/webhook", "deployment/controller"} {
 		if !slices.ContainsFunc(readme, func(c string) bool { return strings.Contains(c, f) }) {
 			t.Errorf("README.md's install commands do not use %s", f)
 		}

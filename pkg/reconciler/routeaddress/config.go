@@ -20,23 +20,12 @@ package routeaddress
 // file of this package that serving's differs in
 // (hack/upstream/_serving/pkg/reconciler/routeaddress/config.go): there the
 // route-address settings are fields of networking's Config, read from the
-// route reconciler's store, and a value that is not allowed is refused by
-// the config webhook through networking's parse. Here the pinned networking
-// has no such fields, so routeaddress/config's Store parses the two keys
-// and reports a bad value (a log line and a Warning event on the
-// ConfigMap) instead of failing.
+// route reconciler's store. Here the pinned networking has no such fields,
+// so routeaddress/config's Store parses the two keys.
 
 import (
 	"context"
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/kubernetes/scheme"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/tools/record"
-
-	kubeclient "knative.dev/pkg/client/injection/kube/client"
-	"knative.dev/pkg/controller"
-	"knative.dev/pkg/logging"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 
 	networkingcfg "knative.dev/networking/pkg/config"
@@ -49,7 +38,7 @@ import (
 // context) and the route-address settings. onAfterStore callbacks run
 // after a ConfigMap has been parsed and stored.
 func newConfigStore(ctx context.Context, onAfterStore ...func(name string, value interface{})) *config.Store {
-	return config.NewStore(ctx, reportBadConfig(ctx), onAfterStore...)
+	return config.NewStore(ctx, onAfterStore...)
 }
 
 // networkFromContext returns the network configuration in ctx (its
@@ -68,26 +57,4 @@ func shapesServices(value interface{}) bool {
 		return true
 	}
 	return false
-}
-
-// reportBadConfig reports a bad route-address value as an error log line
-// and a Warning event on the ConfigMap, naming the key, the value, the
-// allowed values and what is used instead. The config store calls it once
-// per bad value; it is the only one of the process's stores that reports.
-func reportBadConfig(ctx context.Context) config.Report {
-	logger := logging.FromContext(ctx)
-	recorder := controller.GetEventRecorder(ctx)
-	if recorder == nil {
-		b := record.NewBroadcaster()
-		b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kubeclient.Get(ctx).CoreV1().Events("")})
-		recorder = b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: AgentName})
-		go func() {
-			<-ctx.Done()
-			b.Shutdown()
-		}()
-	}
-	return func(cm *corev1.ConfigMap, err error) {
-		logger.Errorw("Invalid route-address configuration", "error", err)
-		recorder.Event(cm, corev1.EventTypeWarning, "InvalidConfiguration", err.Error())
-	}
 }

@@ -21,7 +21,6 @@ package routeaddress
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -32,10 +31,7 @@ import (
 	cfgmap "knative.dev/serving/pkg/apis/config"
 	"knative.dev/serving/pkg/gc"
 
-	"k8s.io/client-go/tools/record"
-
 	filteredfactory "knative.dev/pkg/client/injection/kube/informers/factory/filtered"
-	"knative.dev/pkg/controller"
 	. "knative.dev/pkg/reconciler/testing"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
 
@@ -51,26 +47,6 @@ type testStore struct{ network *netcfg.Config }
 func (s testStore) ToContext(ctx context.Context) context.Context {
 	return config.ToContext(routecfg.ToContext(ctx, rt.RouteConfig()),
 		&config.Config{Network: s.network})
-}
-
-// TestReportBadConfig: a bad route-address value is recorded as a Warning
-// on the ConfigMap through the controller's event recorder.
-func TestReportBadConfig(t *testing.T) {
-	ctx, _ := SetupFakeContext(t, func(ctx context.Context) context.Context {
-		return filteredfactory.WithSelectors(ctx, SliceSelector)
-	})
-	recorder := record.NewFakeRecorder(1)
-	ctx = controller.WithEventRecorder(ctx, recorder)
-	cm := configMaps(nil)[0]
-	reportBadConfig(ctx)(cm, errors.New(`invalid value "Foo" for route-address-mode`))
-	select {
-	case got := <-recorder.Events:
-		if want := `Warning InvalidConfiguration invalid value "Foo" for route-address-mode`; got != want {
-			t.Errorf("event = %q, want %q", got, want)
-		}
-	default:
-		t.Error("no event recorded through the context's recorder")
-	}
 }
 
 // configMaps are the ConfigMaps the config store watches, config-network

@@ -292,6 +292,23 @@ func (b *bench) memory(n, unrelated int, r *result) error {
 		}
 	}
 	log.Printf("peak RSS %d MiB, with %d unrelated slices %d MiB", r.rssBase>>10, unrelated, r.rssNoise>>10)
+	// Each -alt binary on the same Routes, then the shipped one again.
+	ctrlBin, altRan := b.ctrlBin, false
+	for _, a := range alts {
+		rss := 0
+		if a.only == "" || a.only == b.mode {
+			b.ctrlBin, altRan = a.bin, true
+			if rss, err = b.peakRSSAfterRestart(n); err != nil {
+				return fmt.Errorf("-alt %s: %w", a.name, err)
+			}
+			log.Printf("-alt %s: peak RSS %d MiB", a.name, rss>>10)
+		}
+		r.altRSS = append(r.altRSS, rss)
+	}
+	b.ctrlBin = ctrlBin
+	if altRan {
+		return b.restart()
+	}
 	return nil
 }
 

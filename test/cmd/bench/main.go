@@ -43,7 +43,6 @@ import (
 	netclient "knative.dev/networking/pkg/client/clientset/versioned"
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
 
-	"knative.dev/route-address/pkg/controllers"
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/test/cluster"
 )
@@ -94,6 +93,8 @@ type result struct {
 	unreadTime time.Duration
 	// alts are the resync rows again with each -alt binary.
 	alts []altResult
+	// altRSS is each -alt binary's rssBase in this column (0: not run here).
+	altRSS []int
 	// rssEmpty is the controller's peak RSS (KiB) before any Route exists.
 	rssEmpty int
 	// floorFree is the time per write of 8 parallel clients without a
@@ -197,20 +198,21 @@ func namespacesFor(k int) []string {
 }
 
 func main() {
-	ctrlBin := flag.String("controller", "", "controller binary (test/cmd/controller)")
+	ctrlBin := flag.String("controller", "", "controller binary (serving's cmd/controller as the pull requests leave it: hack/build-serving.sh)")
 	n := flag.Int("n", 1000, "Routes, each with one tag")
 	unrelated := flag.Int("unrelated", 10000, "unrelated EndpointSlices for the memory row")
 	dir := flag.String("dir", "", "work directory, kept: a later run with the same -dir and -n reuses its Routes (default: a temporary one, removed)")
 	rowList := flag.String("rows", strings.Join(allRows, ","), "the rows to measure, in this order: "+strings.Join(allRows, ",")+" (create needs a -dir without Routes)")
 	// sharedmain gives the client QPS 5 and burst 10 per controller when
-	// nothing is set: what serving's binary with route-address runs with.
-	ctors := len(controllers.Constructors())
+	// nothing is set: what serving's cmd/controller runs with, whose
+	// controllers are 10 as the pull requests leave it.
+	const ctors = 10
 	qps := flag.Int("qps", 5*ctors, "the controller's client QPS (default: sharedmain's for the binary's controllers)")
 	burst := flag.Int("burst", 10*ctors, "the controller's client burst (default: sharedmain's)")
 	namespaces := flag.Int("namespaces", 1, "spread the N Routes over this many namespaces (bench-0 … bench-{K-1}; 1: the namespace bench)")
 	modeList := flag.String("modes", "ExternalName,EndpointSlices,EndpointsAndSlices", "the columns: route-address-mode values, comma-separated")
 	profiles := flag.String("profiles", "", "write CPU profiles of the controller over each measured global resync here (pprof files and `go tool pprof -top -cum` text), and with the memory row its heap profile after the restart's resync")
-	altList := flag.String("alt", "", "more controller binaries, NAME[@MODE]=BIN,…: the resync rows again with each, in each column (or MODE's only), e.g. one built with a patched knative.dev/pkg, or serving's stock controller @ExternalName")
+	altList := flag.String("alt", "", "more controller binaries, NAME[@MODE]=BIN,…: the resync rows and the memory row's peak RSS again with each, in each column (or MODE's only), e.g. one built with a patched knative.dev/pkg, or serving's stock controller @ExternalName")
 	flag.IntVar(&samples, "samples", 1, "measure the resync rows (a global resync; a new Route idle and during a resync) this many times and print medians and ranges")
 	flag.IntVar(&floorCap, "floor-cap", 0, "time at most this many writes of each floor and scale the time up linearly (0: all; at a client QPS limit the floor is linear in its writes)")
 	pluginList := flag.String("plugins", "", "kubectl-route_address binaries for the watch row, NAME=BIN,…")

@@ -19,15 +19,8 @@ package config
 import (
 	"context"
 
-	corev1 "k8s.io/api/core/v1"
-
 	netcfg "knative.dev/route-address/pkg/networking/config"
 )
-
-// Report is told about a bad route-address value in the ConfigMap cm: err
-// names the key, the value, the allowed values, and the configuration used
-// instead.
-type Report func(cm *corev1.ConfigMap, err error)
 
 type cfgKey struct{}
 

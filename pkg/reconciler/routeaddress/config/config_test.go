@@ -39,7 +39,7 @@ func configMap(name string, data map[string]string) *corev1.ConfigMap {
 func TestStore(t *testing.T) {
 	ctx := logtesting.TestContextWithLogger(t)
 	var modes []netcfg.RouteAddressMode
-	store := NewStore(ctx, nil, func(name string, value interface{}) {
+	store := NewStore(ctx, func(name string, value interface{}) {
 		if nc, ok := value.(*netcfg.Config); ok && name == netcfg.ConfigMapName {
 			modes = append(modes, nc.RouteAddressMode)
 		}

@@ -25,8 +25,6 @@ limitations under the License.
 // route reconciler's store
 // (hack/upstream/_serving/pkg/reconciler/routeaddress/config.go). Here the
 // pinned networking has no such fields, so Store parses the two keys
-// itself, with networking's parse (netcfg.NewConfigFromMapOrDefaults). A
-// value that is not allowed is reported and never stops the controller: an
-// update keeps the last good configuration, as knative's configmap store
-// does for serving's own keys; at start-up the bad key gets its default.
+// itself, with networking's parse (netcfg.NewConfigFromMapOrDefaults), for
+// this package's tests.
 package config

@@ -18,9 +18,6 @@ package config
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -32,41 +29,33 @@ import (
 )
 
 // Store watches config-network for the route-address keys, and the
-// ConfigMaps of the upstream route reconciler (domain, network, gc,
-// features) whose configuration upstream's resource constructors read from
-// the context.
+// ConfigMaps of the route reconciler (domain, network, gc, features) whose
+// configuration its resource constructors read from the context.
 //
 // It stands in for the route-address fields of knative.dev/networking's
 // netcfg.Config, which the networking pull request adds there, and parses
-// the two keys with networking's parse. A value that is not allowed never
-// stops the process: written to a running controller it leaves the last good
-// configuration in force (both keys, as knative's configmap store keeps the
-// last configuration when networking's parse fails on an update); at
-// start-up, with nothing to keep, the bad key gets its default
-// (externalname for the mode: the route reconciler's behaviour) where
-// networking's store would exit. Each bad value is handed to report once.
+// the two keys with networking's parse, behaving as knative's configmap
+// store does with networking's Config: a value that is not allowed is an
+// error, which an update logs and ignores (the last good configuration
+// stays) and a first load makes fatal.
 //
 // +k8s:deepcopy-gen=false
 type Store struct {
 	*configmap.UntypedStore
 	route *routecfg.Store
-
-	report Report
-	// reported is the last bad value reported (networking's parse error).
-	reported atomic.Pointer[string]
 }
 
-// NewStore creates a Store that hands bad values to report (nil: they are
-// not reported; one of the stores of a process reports). onAfterStore
-// callbacks run after a ConfigMap of either part has been parsed and
-// stored; the name tells which ConfigMap.
-func NewStore(ctx context.Context, report Report, onAfterStore ...func(name string, value interface{})) *Store {
-	s := &Store{report: report}
+// NewStore creates a Store. onAfterStore callbacks run after a ConfigMap of
+// either part has been parsed and stored; the name tells which ConfigMap.
+func NewStore(ctx context.Context, onAfterStore ...func(name string, value interface{})) *Store {
+	s := &Store{}
 	s.UntypedStore = configmap.NewUntypedStore(
 		"routeaddress",
 		logging.FromContext(ctx),
 		configmap.Constructors{
-			netcfg.ConfigMapName: s.load,
+			netcfg.ConfigMapName: func(cm *corev1.ConfigMap) (*netcfg.Config, error) {
+				return netcfg.NewConfigFromMapOrDefaults(cm.Data)
+			},
 		},
 		onAfterStore...,
 	)
@@ -74,34 +63,6 @@ func NewStore(ctx context.Context, report Report, onAfterStore ...func(name stri
 	return s
 }
 
-// load parses the route-address keys of config-network. A value that is not
-// allowed is reported once and, once a configuration has been stored, is an
-// error, so that the store keeps that configuration; the first time, the
-// bad key gets its default.
-func (s *Store) load(cm *corev1.ConfigMap) (*netcfg.Config, error) {
-	nc, err := netcfg.NewConfigFromMapOrDefaults(cm.Data)
-	if err == nil {
-		s.reported.Store(nil)
-		return nc, nil
-	}
-	last, kept := s.UntypedLoad(netcfg.ConfigMapName).(*netcfg.Config)
-	using := "using"
-	if kept {
-		nc, using = last, "keeping the last good configuration"
-	}
-	bad := strings.ReplaceAll(err.Error(), "\n", "; ")
-	err = fmt.Errorf("invalid ConfigMap %s/%s: %s; %s %s=%s, %s=%s", cm.Namespace, cm.Name, bad, using,
-		netcfg.RouteAddressModeKey, nc.RouteAddressMode, netcfg.RouteAddressExternalNameFallbackKey, nc.RouteAddressExternalNameFallback)
-	if last := s.reported.Swap(&bad); s.report != nil && (last == nil || *last != bad) {
-		s.report(cm, err)
-	}
-	if kept {
-		return nil, err
-	}
-	return nc, nil
-}
-
-// WatchConfigs registers both parts of the store with the watcher.
 func (s *Store) WatchConfigs(w configmap.Watcher) {
 	s.UntypedStore.WatchConfigs(w)
 	s.route.WatchConfigs(w)
