@@ -83,8 +83,13 @@ k apply -f hack/demo/skipper-ingress.yaml
 if [[ -z "${DATA_PATH:-}" ]]; then
   echo "(not root: no gateway stand-in, so Skipper's requests to the gateway address get no reply; run as root for the data path)"
 fi
-k -n demo patch revision hello-00001 --subresource=status --type=merge -p \
-  '{"status":{"observedGeneration":1,"conditions":[{"type":"Ready","status":"True"},{"type":"ResourcesAvailable","status":"True"},{"type":"ContainerHealthy","status":"True"},{"type":"Active","status":"True"}]}}'
+# Playing the autoscaler: serving's revision reconciler made the Revision's
+# Deployment (whose Pod no kubelet runs here) and PodAutoscaler; the
+# PodAutoscaler's status says the Pod serves, and the Revision turns Ready.
+for _ in $(seq 1 120); do k -n demo get podautoscalers.autoscaling.internal.knative.dev hello-00001 >/dev/null 2>&1 && break; sleep 0.5; done
+k -n demo patch podautoscalers.autoscaling.internal.knative.dev hello-00001 --subresource=status --type=merge -p \
+  '{"status":{"serviceName":"hello-00001-private","desiredScale":1,"actualScale":1,"conditions":[{"type":"Ready","status":"True"},{"type":"Active","status":"True"},{"type":"ScaleTargetInitialized","status":"True"},{"type":"SKSReady","status":"True"}]}}'
+k -n demo wait --for=condition=Ready --timeout=60s revision/hello-00001
 
 step "Playing the ingress: the KIngress reports DomainInternal kourier-internal.kourier-system.svc.cluster.local"
 for _ in $(seq 1 60); do k -n demo get ingresses.networking.internal.knative.dev hello >/dev/null 2>&1 && break; sleep 0.5; done

@@ -96,10 +96,11 @@ func installKnative(ctx context.Context, cfg *rest.Config, kc kubernetes.Interfa
 				continue
 			}
 			cm.Namespace = SystemNamespace
-			if cm.Name == "config-leader-election" {
-				for k, v := range LeaderElection {
-					cm.Data[k] = v
+			for k, v := range configData[cm.Name] {
+				if cm.Data == nil {
+					cm.Data = map[string]string{}
 				}
+				cm.Data[k] = v
 			}
 			if _, err := kc.CoreV1().ConfigMaps(SystemNamespace).Create(ctx, &cm, metav1.CreateOptions{}); err != nil && !apierrs.IsAlreadyExists(err) {
 				return fmt.Errorf("failed to create ConfigMap %s: %w", cm.Name, err)
@@ -115,6 +116,15 @@ func installKnative(ctx context.Context, cfg *rest.Config, kc kubernetes.Interfa
 // would keep its successor waiting a minute. These are a quarter of them,
 // in the same proportions.
 var LeaderElection = map[string]string{"lease-duration": "15s", "renew-deadline": "10s", "retry-period": "2500ms"}
+
+// configData is what the local control plane sets in serving's ConfigMaps:
+// LeaderElection, and a progress deadline of a year, since no Pod of a
+// Revision ever runs here (no kubelet) and a Deployment past its deadline
+// makes its Revision fail (CreateReadyRevision).
+var configData = map[string]map[string]string{
+	"config-leader-election": LeaderElection,
+	"config-deployment":      {"progress-deadline": "8760h"},
+}
 
 // createCRDs creates the CRDs in files (an existing one is kept) and waits
 // until they are established.

@@ -201,19 +201,19 @@ func TestBadKey(t *testing.T) {
 		if err := startController(); err != nil {
 			t.Fatal(err)
 		}
-		exited := make(chan error, 1)
-		go func() { exited <- env.ctrl.cmd.Wait() }()
-		select {
-		case err := <-exited:
-			env.ctrl = nil
-			line := logLineWith(t, logFile, from, "Failed to construct network config")
-			if !strings.Contains(line, bad) {
-				t.Errorf("start %d with the typo: its log says %q, want it to say %q", i+1, line, bad)
-			}
-			t.Logf("start %d with the typo: exited (%v): %s", i+1, err, line)
-		case <-time.After(60 * time.Second):
+		deadline := time.Now().Add(60 * time.Second)
+		for alive() && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if alive() {
 			t.Fatalf("start %d with the typo: the controller still runs after 60 s", i+1)
 		}
+		env.ctrl = nil
+		line := logLineWith(t, logFile, from, "Failed to construct network config")
+		if !strings.Contains(line, bad) {
+			t.Errorf("start %d with the typo: its log says %q, want it to say %q", i+1, line, bad)
+		}
+		t.Logf("start %d with the typo: exited: %s", i+1, line)
 	}
 	unchanged("the controller started twice with the typo", since)
 

@@ -40,8 +40,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
-	"knative.dev/pkg/apis"
-	duckv1 "knative.dev/pkg/apis/duck/v1"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
@@ -147,31 +145,25 @@ func gatewayService(t *testing.T, ns, name, ip string, port int32) *corev1.Servi
 // written fully defaulted since no webhook runs.
 func route(t *testing.T, ns, name string, tags ...string) *v1.Route {
 	t.Helper()
-	rev := &v1.Revision{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name + "-00001"},
-		Spec:       v1.RevisionSpec{PodSpec: corev1.PodSpec{Containers: []corev1.Container{{Image: "example.com/hello"}}}},
-	}
-	rev, err := env.serving.ServingV1().Revisions(ns).Create(bg(), rev, metav1.CreateOptions{})
-	if err != nil && !apierrs.IsAlreadyExists(err) {
+	rev := name + "-00001"
+	if err := cluster.CreateReadyRevision(bg(), env.serving, ns, rev); err != nil {
 		t.Fatal(err)
 	}
-	if err == nil {
-		rev.Status.ObservedGeneration = rev.Generation
-		rev.Status.Conditions = duckv1.Conditions{
-			{Type: apis.ConditionReady, Status: corev1.ConditionTrue},
-			{Type: v1.RevisionConditionResourcesAvailable, Status: corev1.ConditionTrue},
-			{Type: v1.RevisionConditionContainerHealthy, Status: corev1.ConditionTrue},
-			{Type: v1.RevisionConditionActive, Status: corev1.ConditionTrue},
+	eventually(t, "Revision "+ns+"/"+rev+" Ready", func() error {
+		r, err := env.serving.ServingV1().Revisions(ns).Get(bg(), rev, metav1.GetOptions{})
+		if err != nil {
+			return err
 		}
-		if _, err := env.serving.ServingV1().Revisions(ns).UpdateStatus(bg(), rev, metav1.UpdateOptions{}); err != nil {
-			t.Fatal(err)
+		if !r.IsReady() {
+			return fmt.Errorf("conditions %+v", r.Status.Conditions)
 		}
-	}
+		return nil
+	})
 	r := &v1.Route{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec:       v1.RouteSpec{Traffic: traffic(name, tags...)},
 	}
-	r, err = env.serving.ServingV1().Routes(ns).Create(bg(), r, metav1.CreateOptions{})
+	r, err := env.serving.ServingV1().Routes(ns).Create(bg(), r, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,8 +29,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
-	"knative.dev/pkg/apis"
-	duckv1 "knative.dev/pkg/apis/duck/v1"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
@@ -134,23 +132,15 @@ func (b *bench) countRoutes(ctx context.Context) (int, error) {
 // createRoute creates a ready Revision and a Route to it with one tag.
 func (b *bench) createRoute(namespace, name string) error {
 	ctx := context.Background()
-	rev, err := b.serving.ServingV1().Revisions(namespace).Create(ctx, &v1.Revision{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name + "-00001"},
-		Spec:       v1.RevisionSpec{PodSpec: corev1.PodSpec{Containers: []corev1.Container{{Image: "example.com/hello"}}}},
-	}, metav1.CreateOptions{})
-	if err != nil {
+	rev := name + "-00001"
+	if err := cluster.CreateReadyRevision(ctx, b.serving, namespace, rev); err != nil {
 		return err
 	}
-	rev.Status.ObservedGeneration = rev.Generation
-	rev.Status.Conditions = duckv1.Conditions{{Type: apis.ConditionReady, Status: corev1.ConditionTrue}}
-	if _, err := b.serving.ServingV1().Revisions(namespace).UpdateStatus(ctx, rev, metav1.UpdateOptions{}); err != nil {
-		return err
-	}
-	_, err = b.serving.ServingV1().Routes(namespace).Create(ctx, &v1.Route{
+	_, err := b.serving.ServingV1().Routes(namespace).Create(ctx, &v1.Route{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
 		Spec: v1.RouteSpec{Traffic: []v1.TrafficTarget{
-			{RevisionName: rev.Name, Percent: ptr.To[int64](100), LatestRevision: ptr.To(false)},
-			{RevisionName: rev.Name, Tag: "tag", LatestRevision: ptr.To(false)},
+			{RevisionName: rev, Percent: ptr.To[int64](100), LatestRevision: ptr.To(false)},
+			{RevisionName: rev, Tag: "tag", LatestRevision: ptr.To(false)},
 		}},
 	}, metav1.CreateOptions{})
 	return err
