@@ -84,9 +84,9 @@ func TestSliceClaimingOurManager(t *testing.T) {
 // served, and the name stops being pending at once, not at the next resync.
 func TestNotOwnedClears(t *testing.T) {
 	needLocal(t)
+	t.Cleanup(restartAfter(t))
 	metrics := enablePrometheus(t)
 	restartController(t)
-	t.Cleanup(restartAfter(t))
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.132", 80)

@@ -29,8 +29,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
@@ -63,12 +61,12 @@ func TestMetricsFollowSwitch(t *testing.T) {
 		}
 		return nil
 	})
+	t.Cleanup(restartAfter(t))
 	endpoint := enablePrometheus(t)
 	stopController()
 	if err := startController(cluster.Limits(50, 50)...); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(restartAfter(t))
 
 	gw := namespace(t, "gw")
 	gatewayService(t, gw, "gateway", "198.19.0.120", 80)
@@ -154,9 +152,9 @@ func TestMetricsFollowSwitch(t *testing.T) {
 }
 
 // enablePrometheus makes config-observability ask for the Prometheus
-// exporter on a free loopback port, as an operator would, deleted when the
-// test ends; the controller reads it when it starts. It returns the
-// address the metrics are served at.
+// exporter on a free loopback port, as an operator would, and puts it back
+// as it was when the test ends; the controller reads it when it starts. It
+// returns the address the metrics are served at.
 func enablePrometheus(t *testing.T) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -165,28 +163,40 @@ func enablePrometheus(t *testing.T) string {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	cm := &corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{Name: "config-observability", Namespace: cluster.SystemNamespace},
-		Data:       map[string]string{"metrics-protocol": "prometheus", "metrics-endpoint": addr},
-	}
 	cms := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace)
-	if _, err := cms.Create(bg(), cm, metav1.CreateOptions{}); apierrs.IsAlreadyExists(err) {
-		_, err = cms.Update(bg(), cm, metav1.UpdateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-	} else if err != nil {
+	cm, err := cms.Get(bg(), "config-observability", metav1.GetOptions{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cms.Delete(bg(), cm.Name, metav1.DeleteOptions{}) })
+	was := cm.Data
+	cm.Data = map[string]string{"metrics-protocol": "prometheus", "metrics-endpoint": addr}
+	if _, err := cms.Update(bg(), cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { restoreObservability(t, was) })
 	return "http://" + addr + "/metrics"
 }
 
+// restoreObservability puts config-observability's data back.
+func restoreObservability(t *testing.T, data map[string]string) {
+	cms := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace)
+	cm, err := cms.Get(bg(), "config-observability", metav1.GetOptions{})
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	cm.Data = data
+	if _, err := cms.Update(bg(), cm, metav1.UpdateOptions{}); err != nil {
+		t.Error(err)
+	}
+}
+
 // restartAfter returns a cleanup that starts the suite's controller again
-// as the other tests expect it, once config-observability is gone.
+// as the other tests expect it; registered before enablePrometheus, it runs
+// after config-observability is put back (cleanups run last-registered
+// first).
 func restartAfter(t *testing.T) func() {
 	return func() {
-		_ = env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Delete(bg(), "config-observability", metav1.DeleteOptions{})
 		stopController()
 		if err := startController(); err != nil {
 			t.Error(err)
