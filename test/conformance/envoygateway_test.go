@@ -69,6 +69,11 @@ func setupEnvoyGateway(t *testing.T) *egEnv {
 	if err := env.local.InstallEnvoyGatewayCRDs(bg()); err != nil {
 		t.Fatal("installing Envoy Gateway's CRDs:", err)
 	}
+	// Envoy Gateway's control plane serves its metrics on :8080 (a fixed
+	// address in v1.9.1), where serving's controller serves its health
+	// probes: on one host, the controller runs as the replicas do, with
+	// its probes off.
+	runWithoutProbes(t)
 	dyn, err := dynamic.NewForConfig(env.local.Config)
 	if err != nil {
 		t.Fatal(err)

@@ -138,6 +138,25 @@ func startController(extra ...string) error {
 	return nil
 }
 
+// runWithoutProbes replaces the suite's controller with the same build
+// with its health probes off (env.replica, run alone) until the test ends.
+func runWithoutProbes(t *testing.T) {
+	t.Helper()
+	stopController()
+	bin := env.controller
+	env.controller = env.replica
+	t.Cleanup(func() {
+		stopController()
+		env.controller = bin
+		if err := startController(); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := startController(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func stopController() {
 	if env.ctrl != nil {
 		cluster.Stop(env.ctrl.cmd)
