@@ -88,7 +88,7 @@ fi
 # PodAutoscaler's status says the Pod serves, and the Revision turns Ready.
 for _ in $(seq 1 120); do k -n demo get podautoscalers.autoscaling.internal.knative.dev hello-00001 >/dev/null 2>&1 && break; sleep 0.5; done
 k -n demo patch podautoscalers.autoscaling.internal.knative.dev hello-00001 --subresource=status --type=merge -p \
-  '{"status":{"serviceName":"hello-00001-private","desiredScale":1,"actualScale":1,"conditions":[{"type":"Ready","status":"True"},{"type":"Active","status":"True"},{"type":"ScaleTargetInitialized","status":"True"},{"type":"SKSReady","status":"True"}]}}'
+  '{"status":{"serviceName":"hello-00001-private","metricsServiceName":"hello-00001-private","desiredScale":1,"actualScale":1,"conditions":[{"type":"Ready","status":"True"},{"type":"Active","status":"True"},{"type":"ScaleTargetInitialized","status":"True"},{"type":"SKSReady","status":"True"}]}}'
 k -n demo wait --for=condition=Ready --timeout=60s revision/hello-00001
 
 step "Playing the ingress: the KIngress reports DomainInternal kourier-internal.kourier-system.svc.cluster.local"
