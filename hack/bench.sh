@@ -31,7 +31,7 @@
 #                ExternalName column: serving without the series
 #   -route-fix   the same, built against knative.dev/serving with the route
 #                reconciler's fix alone (hack/upstream/serving-route-writes.patch,
-#                the series' first serving pull request) in a scratch go.mod
+#                the series' first serving pull request), in serving's module
 #   -at REV      the controller as hack/build-serving.sh of git revision REV
 #                builds it
 # -queue-fix@MODE and -at@MODE REV measure theirs in MODE's column only.
@@ -49,18 +49,15 @@ trap 'rm -rf "${BIN}"' EXIT
 ./hack/build-serving.sh "${BIN}" >&2
 go build -o "${BIN}/bench" ./test/cmd/bench
 
-# build_patched NAME MODULE PATCH CMD: builds CMD into BIN/controller-NAME
-# against a copy of MODULE with hack/upstream/PATCH applied, replaced in a
-# scratch go.mod.
-build_patched() {
-  local dir="${BIN}/$1"
-  mkdir -p "${dir}"
-  cp -r "$(go list -m -f '{{.Dir}}' "$2")" "${dir}/module"
-  chmod -R u+w "${dir}/module"
-  (cd "${dir}/module" && git apply "${REPO_ROOT_DIR}/hack/upstream/$3")
-  cp go.mod go.sum "${dir}/"
-  go mod edit -modfile="${dir}/go.mod" -replace "$2=${dir}/module"
-  go build -modfile="${dir}/go.mod" -o "${BIN}/controller-$1" "$4"
+# patched NAME MODULE PATCH: a copy of MODULE with hack/upstream/PATCH
+# applied, in BIN/NAME/module (printed).
+patched() {
+  local dir="${BIN}/$1/module"
+  mkdir -p "${BIN}/$1"
+  cp -r "$(go list -m -f '{{.Dir}}' "$2")" "${dir}"
+  chmod -R u+w "${dir}"
+  (cd "${dir}" && git apply "${REPO_ROOT_DIR}/hack/upstream/$3")
+  echo "${dir}"
 }
 
 ARGS=()
@@ -68,11 +65,8 @@ ALTS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -queue-fix | -queue-fix@*)
-      mkdir -p "${BIN}/queue-fix"
-      cp -r "$(go list -m -f '{{.Dir}}' knative.dev/pkg)" "${BIN}/queue-fix/pkg"
-      chmod -R u+w "${BIN}/queue-fix/pkg"
-      (cd "${BIN}/queue-fix/pkg" && git apply "${REPO_ROOT_DIR}/hack/upstream/pkg-twolane.patch")
-      BUILD_SERVING_REPLACE="knative.dev/pkg=${BIN}/queue-fix/pkg" ./hack/build-serving.sh "${BIN}/queue-fix" >&2
+      BUILD_SERVING_REPLACE="knative.dev/pkg=$(patched queue-fix knative.dev/pkg pkg-twolane.patch)" \
+        ./hack/build-serving.sh "${BIN}/queue-fix" >&2
       mv "${BIN}/queue-fix/controller" "${BIN}/controller-queue-fix"
       ALTS+=("queue-fix${1#-queue-fix}=${BIN}/controller-queue-fix")
       ;;
@@ -80,7 +74,9 @@ while [[ $# -gt 0 ]]; do
       ALTS+=("stock@ExternalName=${BIN}/controller-stock")
       ;;
     -route-fix)
-      build_patched route-fix knative.dev/serving serving-route-writes.patch knative.dev/serving/cmd/controller
+      # serving's own cmd/controller, in serving's module with the patch.
+      (cd "$(patched route-fix knative.dev/serving serving-route-writes.patch)" &&
+        go build -o "${BIN}/controller-route-fix" ./cmd/controller)
       ALTS+=("route-fix@ExternalName=${BIN}/controller-route-fix")
       ;;
     -at | -at@*)

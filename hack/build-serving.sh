@@ -102,8 +102,7 @@ sed 's/^\(\t*\)ctx := signals.NewContext()$/\1ctx := sharedmain.WithHealthProbes
   "${TREE}/cmd/controller/main.go" >"${TREE}/test/_replica/main.go"
 grep -q WithHealthProbesDisabled "${TREE}/test/_replica/main.go" ||
   { echo "cmd/controller/main.go has no 'ctx := signals.NewContext()' to turn the probes off in" >&2; exit 1; }
-(cd "${TREE}" && GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/controller" ./cmd/controller &&
-  GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/webhook" ./cmd/webhook &&
+(cd "${TREE}" && GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/" ./cmd/controller ./cmd/webhook &&
   GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/replica" ./test/_replica)
 echo "built ${BIN}/controller, webhook and replica in ${TREE}"
 # In serving's module as go.mod pins it, with its own go.mod.

@@ -28,6 +28,7 @@ import (
 	"k8s.io/utils/ptr"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
 	servingclient "knative.dev/serving/pkg/client/clientset/versioned"
+	rtesting "knative.dev/serving/pkg/testing"
 )
 
 // RevisionImage is the image of the Revisions the suite makes: a registry
@@ -62,11 +63,12 @@ func CreateReadyRevision(ctx context.Context, sc servingclient.Interface, ns, na
 			return false, nil
 		}
 		pa.Status.ObservedGeneration = pa.Generation
-		pa.Status.ServiceName = name + "-private"
 		pa.Status.DesiredScale, pa.Status.ActualScale = ptr.To[int32](1), ptr.To[int32](1)
-		pa.Status.MarkSKSReady()
-		pa.Status.MarkScaleTargetInitialized()
-		pa.Status.MarkActive()
+		for _, opt := range []rtesting.PodAutoscalerOption{
+			rtesting.WithPAStatusService(name + "-private"), rtesting.WithPASKSReady, rtesting.WithScaleTargetInitialized, rtesting.WithTraffic,
+		} {
+			opt(pa)
+		}
 		if _, err := sc.AutoscalingV1alpha1().PodAutoscalers(ns).UpdateStatus(ctx, pa, metav1.UpdateOptions{}); err != nil {
 			last = err
 			return false, nil

@@ -287,14 +287,11 @@ func logLineWith(t *testing.T, path string, from int64, want string) string {
 }
 
 // waitLeaderOf waits until a lease of the reconciler named reconciler has
-// been acquired since the controller last started (a leader reconciles
+// been acquired since the running controller started (a leader reconciles
 // every Route of its bucket when it takes it).
 func waitLeaderOf(t *testing.T, reconciler string) {
 	t.Helper()
-	started := time.Now().Add(-time.Second)
-	if env.ctrl != nil && env.ctrl.started.Before(started) {
-		started = env.ctrl.started
-	}
+	started := env.ctrl.started
 	eventually(t, "a lease of the "+reconciler+" reconciler acquired", func() error {
 		l, err := env.kube.CoordinationV1().Leases(cluster.SystemNamespace).List(bg(), metav1.ListOptions{})
 		if err != nil {
