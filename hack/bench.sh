@@ -22,7 +22,7 @@
 # (defaults 1000, 10000, and the client limits sharedmain gives serving's
 # binary: 5 and 10 per controller; -qps 200 -burst 400 gives the old runs)
 # and test/cmd/bench's other flags. The controller is serving's
-# cmd/controller as the pull requests leave it (hack/build-serving.sh); four
+# cmd/controller as the pull requests leave it (hack/build-serving.sh); these
 # flags add controller binaries whose resync rows are measured too (-alt):
 #   -queue-fix   the same, built against knative.dev/pkg with the two-lane
 #                queue patch (hack/upstream/pkg-twolane.patch, the pkg pull
@@ -34,6 +34,7 @@
 #                the series' first serving pull request), in serving's module
 #   -at REV      the controller as hack/build-serving.sh of git revision REV
 #                builds it
+#   -alt NAME[@MODE]=BIN,…  binaries built elsewhere
 # -queue-fix@MODE and -at@MODE REV measure theirs in MODE's column only.
 
 set -o errexit
@@ -85,6 +86,11 @@ while [[ $# -gt 0 ]]; do
       mv "${BIN}/at/controller" "${BIN}/controller-at-$2"
       git worktree remove --force "${BIN}/at-$2"
       ALTS+=("at-$2${1#-at}=${BIN}/controller-at-$2")
+      shift
+      ;;
+    -alt)
+      # More binaries, NAME[@MODE]=BIN,…, measured with those above.
+      ALTS+=("$2")
       shift
       ;;
     *) ARGS+=("$1") ;;

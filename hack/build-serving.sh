@@ -61,6 +61,10 @@ fi
 BIN="$(mkdir -p "$1" && cd "$1" && pwd)"
 cd "${REPO_ROOT_DIR}"
 GEN="${REPO_ROOT_DIR}/.cache/upstream/generated"
+# One build at a time: a second would regenerate the tree under the first.
+mkdir -p "$(dirname "${GEN}")"
+exec 9>"${GEN}.lock"
+flock 9
 MODS="$(mktemp -d)"
 MODFILE=()
 if [[ -n "${SERVING_TREE:-}" ]]; then

@@ -38,6 +38,9 @@ if [[ "${1:-}" == --if-changed ]]; then
   shift
 fi
 OUT="$(mkdir -p "${1:-.cache/upstream}" && cd "${1:-.cache/upstream}" && pwd)"
+# The trees under OUT are git repositories of their own: a git command run in
+# one whose .git has gone must fail, not find this repository's and commit to it.
+export GIT_CEILING_DIRECTORIES="${OUT}"
 HUNKS="${REPO_ROOT_DIR}/hack/upstream"
 RA=pkg/reconciler/routeaddress
 

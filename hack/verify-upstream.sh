@@ -33,6 +33,9 @@ set -o pipefail
 REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 cd "${REPO_ROOT_DIR}"
 OUT="$(mkdir -p "${1:-.cache/upstream}" && cd "${1:-.cache/upstream}" && pwd)"
+# The trees under OUT are git repositories of their own: a git command run in
+# one whose .git has gone must fail, not find this repository's and commit to it.
+export GIT_CEILING_DIRECTORIES="${OUT}"
 
 ./hack/upstream-patch.sh "${OUT}/generated" | sed -n '/^diff stat/,$p'
 PATCHES="${OUT}/generated/patches"
