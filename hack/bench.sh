@@ -32,6 +32,10 @@
 #   -route-fix   the same, built against knative.dev/serving with the route
 #                reconciler's fix alone (hack/upstream/serving-route-writes.patch,
 #                the series' first serving pull request), in serving's module
+#   -fixes       serving's cmd/controller with the series' two standalone pull
+#                requests alone (serving 1 and 2: the route reconciler's fix,
+#                the informers without managedFields), in the ExternalName
+#                column
 #   -at REV      the controller as hack/build-serving.sh of git revision REV
 #                builds it
 #   -alt NAME[@MODE]=BIN,…  binaries built elsewhere
@@ -79,6 +83,14 @@ while [[ $# -gt 0 ]]; do
       (cd "$(patched route-fix knative.dev/serving serving-route-writes.patch)" &&
         go build -o "${BIN}/controller-route-fix" ./cmd/controller)
       ALTS+=("route-fix@ExternalName=${BIN}/controller-route-fix")
+      ;;
+    -fixes)
+      # The tree hack/build-serving.sh generated, at its second serving
+      # commit; each commit carries its vendor/.
+      git clone -q "${REPO_ROOT_DIR}/.cache/upstream/generated/serving" "${BIN}/fixes"
+      git -C "${BIN}/fixes" checkout -q "$(git -C "${BIN}/fixes" rev-list --reverse base..HEAD | sed -n 2p)"
+      (cd "${BIN}/fixes" && go build -mod=vendor -o "${BIN}/controller-fixes" ./cmd/controller)
+      ALTS+=("fixes@ExternalName=${BIN}/controller-fixes")
       ;;
     -at | -at@*)
       git worktree add --detach "${BIN}/at-$2" "$2" >&2

@@ -201,6 +201,27 @@ as TCP. TestReconcile_ServiceLifecycle: the Service and Endpoints as the
 apiserver returns them are not updated when unchanged (headless, external
 name, cluster IP), and still are when the IP or the external name changes."
 
+# Stands alone too: every informer of the controller caches less.
+send "${HUNKS}/_serving/cmd/controller/informers.go" "${SERVING}/cmd/controller/informers.go"
+send "${HUNKS}/_serving/cmd/controller/informers_test.go" "${SERVING}/cmd/controller/informers_test.go"
+step "controller: informers cache objects without their managedFields" \
+"Why: the controller caches every Route, Configuration, Revision, Service,
+Endpoints, Deployment, KIngress, PodAutoscaler and Image of the cluster
+with its managedFields (each field every writer set, with the writer's
+name and time), which no reconciler reads. Measured on a local control
+plane with 10 000 Routes, each with its Revision, in 100 namespaces: the
+controller's peak RSS over a restart and the resync that follows was
+1 150 MiB as released and 910 MiB with this change (and the previous
+one, which changes no cache), above the Deployment's 1000Mi limit
+before, under it after.
+
+The controller's informer factories (Kubernetes', serving's,
+networking's and caching's clients) are replaced by the same factories
+built with a transform that drops an object's managedFields before it is
+cached, registered after the generated ones so that every informer is
+made by them. TestWithoutManagedFields: a Service, Route, KIngress and
+Image listed with managedFields are cached without them, labels kept."
+
 
 # The series is bottom-up: a reconciler that writes a Route's names in even
 # one mode needs the load balancer's resolution, the desired objects, the
@@ -414,7 +435,8 @@ over by two reconcilers, or made by none, in a mode other than
 externalname.
 
 The controller binary runs the routeaddress reconciler, which watches only
-the EndpointSlices it manages (a filtered informer), its Routes' KIngresses,
+the EndpointSlices it manages (a filtered informer, whose factory drops
+managedFields as the others do), its Routes' KIngresses,
 Services and Endpoints through an index by Route, and resyncs on a change
 of the settings it reads; an Endpoints the Route does not control, or an
 EndpointSlice without the Route's label, reconciles the Route of the
