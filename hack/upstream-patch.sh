@@ -211,8 +211,8 @@ with its managedFields (each field every writer set, with the writer's
 name and time), which no reconciler reads. Measured on a local control
 plane with 10 000 Routes, each with its Revision, in 100 namespaces: the
 controller's peak RSS over a restart and the resync that follows was
-1 150 MiB as released and 910 MiB with this change (and the previous
-one, which changes no cache), above the Deployment's 1000Mi limit
+1 150 MiB as released and 900 to 910 MiB with this change (and the
+previous one, which changes no cache), above the Deployment's 1000Mi limit
 before, under it after.
 
 The controller's informer factories (Kubernetes', serving's,
