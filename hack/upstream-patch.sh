@@ -378,7 +378,8 @@ Routes' names by the shape of their Service and the configured mode, the
 names without the mode's shape by why, the Routes of the buckets a
 replica leads that it has not reconciled since it took them (so that
 nothing in progress is not read as done before every Route has been
-seen), the writes by kind, verb and result, and how long a switch of
+seen), the EndpointSlices another controller manages under the Routes'
+names, the writes by kind, verb and result, and how long a switch of
 route-address-mode takes; no attribute names a Route. A replica forgets
 the Routes of a bucket it loses, so that the gauges summed over the
 replicas count each name once."
@@ -390,8 +391,8 @@ namespace; listing a namespace's Services per Route does, at thousands of
 Routes.
 
 Stores.Input: a Route's planner input (its KIngress, the desired objects
-and the Services, Endpoints and our EndpointSlices under its names) from
-the informers' stores, through an index by the serving.knative.dev/route
+and the Services, Endpoints and our EndpointSlices under its names, and
+apart those another controller manages there) from the informers' stores, through an index by the serving.knative.dev/route
 label and an index of EndpointSlices by Route and by Service. Tests: the
 reads are scoped to the Route and see a slice under one of its names that
 is labelled for another Route."
@@ -403,7 +404,10 @@ step "routeaddress: the reconciler" \
 next PR runs it), so that it can be read and tested on its own.
 
 ReconcileKind gathers a Route's objects (Stores.Input), plans and executes
-them, with a Warning event for what it cannot do, each reported once. It
+them, with a Warning event for what it cannot do, each reported once, and
+one for each EndpointSlice another controller manages under a Route's
+name (ForeignEndpointSlice: its name, manager and addresses), which it
+leaves alone: it is not the Route's. It
 writes no Route status: the route reconciler owns it. A write refused
 because the namespace is terminating ends the reconcile without a retry;
 writes that all failed for a passing reason (429, 5xx, the apiserver
@@ -434,13 +438,15 @@ is one PR because either half alone would leave a Route's names fought
 over by two reconcilers, or made by none, in a mode other than
 externalname.
 
-The controller binary runs the routeaddress reconciler, which watches only
-the EndpointSlices it manages (a filtered informer, whose factory drops
-managedFields as the others do), its Routes' KIngresses,
+The controller binary runs the routeaddress reconciler, which watches the
+EndpointSlices it manages (a filtered informer, whose factory drops
+managedFields as the others do) and, in another, those of other managers
+kept with only what its Warning names (name, Service, manager,
+controller, addresses), its Routes' KIngresses,
 Services and Endpoints through an index by Route, and resyncs on a change
 of the settings it reads; an Endpoints the Route does not control, or an
-EndpointSlice without the Route's label, reconciles the Route of the
-Service it serves, so that a name held by another owner is addressed as
+EndpointSlice without the Route's label or of another manager, reconciles
+the Route of the Service it serves, so that a name held by another owner is addressed as
 soon as it is freed. A replica forgets the metrics of the Routes of a
 bucket it loses. The controller's role may update services/finalizers
 (the slices are controlled by their Service).
@@ -473,7 +479,7 @@ removed only once the route reconciler has reshaped it), slices moving
 between controllers, a load balancer changing shape; the order of the
 writes against the API."
 
-ra faults_test.go namespace_test.go retry_test.go
+ra faults_test.go foreign_test.go namespace_test.go retry_test.go
 step "routeaddress: tests of faults, namespaces and retries" \
 "Why: the promise of the key is that no name stops answering where the
 route reconciler's would; these rows are that promise, fault by fault.
@@ -481,7 +487,8 @@ route reconciler's would; these rows are that promise, fault by fault.
 Tests only: a load balancer that goes away, a replacement the apiserver
 refuses, one blocked name never stopping the others, objects the Route
 does not control, each write failing, loopback and IPv4-mapped addresses,
-conflicts, slices that claim routeaddress's managed-by value, a namespace
+conflicts, slices that claim routeaddress's managed-by value, slices of
+another manager under a Route's name (reported, left alone), a namespace
 being deleted; a Namespace's mode over the key's and the Routes it
 reconciles when it changes; a transient failure retried after the
 Route's own delay."

@@ -238,6 +238,7 @@ func (cl *cluster) plan(ctx context.Context, cfg *netcfg.Config, rep *Report) er
 				n.Warnings = append(n.Warnings, "falls back to ExternalName "+a.Service.Spec.ExternalName)
 				rep.Summary.Fallbacks++
 			}
+			n.Warnings = append(n.Warnings, foreign(r.Name, a.Name, in.Actual)...)
 			rep.Summary.Warnings += len(n.Warnings)
 			rp.Names = append(rp.Names, n)
 		}
@@ -376,6 +377,9 @@ type RouteStatus struct {
 	// configured one (also when the annotation is not a mode).
 	Mode   string            `json:"mode"`
 	Shapes map[string]string `json:"shapes"`
+	// Foreign says what each EndpointSlice another controller manages
+	// under the Route's names adds to them.
+	Foreign []string `json:"foreignEndpointSlices,omitempty"`
 }
 
 // Status reads the configured mode and what each Route looks like now.
@@ -415,6 +419,7 @@ func (c Clients) Status(ctx context.Context, s Scope) (*Status, error) {
 		}
 		for _, a := range in.Targets {
 			rs.Shapes[a.Name] = currentShape(r, a.Name, in.Actual)
+			rs.Foreign = append(rs.Foreign, foreign(r.Name, a.Name, in.Actual)...)
 		}
 		st.Routes = append(st.Routes, rs)
 	}
@@ -436,6 +441,11 @@ func (st *Status) WriteTable(w io.Writer) {
 		}
 	}
 	tw.Flush()
+	for _, r := range st.Routes {
+		for _, f := range r.Foreign {
+			fmt.Fprintf(w, "FOREIGN: %s/%s: %s\n", r.Namespace, r.Route, f)
+		}
+	}
 	if len(st.InvalidNamespaces) > 0 {
 		fmt.Fprintln(w)
 		writeInvalid(w, st.InvalidNamespaces)
@@ -533,6 +543,18 @@ func left(in plan.Input, p plan.Plan, t *resources.Addressing, ops int) string {
 		return "waits for the route reconciler to reshape the Service before its EndpointSlices go"
 	}
 	return ""
+}
+
+// foreign says what each slice of a.Foreign under the Service name svc
+// adds to it, as the controller's Warning does.
+func foreign(route, svc string, a plan.Actual) []string {
+	var out []string
+	for _, s := range a.Foreign {
+		if s.Labels[discoveryv1.LabelServiceName] == svc {
+			out = append(out, routeaddress.Foreign(route, s))
+		}
+	}
+	return out
 }
 
 // blockedPrefix starts Name.Left for a name an object the Route does not

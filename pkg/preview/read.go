@@ -117,8 +117,9 @@ type objects struct {
 	services  []*corev1.Service
 	endpoints []*corev1.Endpoints
 	// slices are ours and those kube-controller-manager mirrors from
-	// Endpoints.
-	slices []*discoveryv1.EndpointSlice
+	// Endpoints; foreign those of other managers, as the controller's
+	// informer keeps them (routeaddress.StripForeign).
+	slices, foreign []*discoveryv1.EndpointSlice
 }
 
 // cluster is one read of everything the planner needs.
@@ -183,6 +184,18 @@ func (c Clients) list(ctx context.Context, s Scope) (*objects, error) {
 	if err != nil {
 		return nil, c.explain(err, "list EndpointSlices")
 	}
+	err = pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return c.Kube.DiscoveryV1().EndpointSlices(s.ns()).List(ctx, opts)
+	}).EachListItem(ctx, metav1.ListOptions{LabelSelector: routeaddress.ForeignSliceSelector}, func(obj runtime.Object) error {
+		stripped, err := routeaddress.StripForeign(obj)
+		if es, ok := stripped.(*discoveryv1.EndpointSlice); ok && err == nil {
+			o.foreign = append(o.foreign, es)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, c.explain(err, "list EndpointSlices")
+	}
 	return o, nil
 }
 
@@ -227,7 +240,7 @@ func (c Clients) assemble(ctx context.Context, s Scope, o *objects) (*cluster, e
 	if err != nil {
 		return nil, err
 	}
-	out.stores, err = newStores(o.ingresses, append(gateways, o.services...), o.endpoints, o.slices)
+	out.stores, err = newStores(o.ingresses, append(gateways, o.services...), o.endpoints, o.slices, o.foreign)
 	return out, err
 }
 
@@ -355,14 +368,14 @@ func (c Clients) gateways(ctx context.Context, s Scope, ings []*netv1alpha1.Ingr
 
 // newStores puts what was listed into Stores indexed as the controller's
 // informers are.
-func newStores(ings []*netv1alpha1.Ingress, svcs []*corev1.Service, eps []*corev1.Endpoints, ess []*discoveryv1.EndpointSlice) (routeaddress.Stores, error) {
+func newStores(ings []*netv1alpha1.Ingress, svcs []*corev1.Service, eps []*corev1.Endpoints, ess, foreign []*discoveryv1.EndpointSlice) (routeaddress.Stores, error) {
 	newIndexer := func() cache.Indexer {
 		return cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	}
-	s := routeaddress.Stores{Services: newIndexer(), Endpoints: newIndexer(), Slices: newIndexer()}
+	s := routeaddress.Stores{Services: newIndexer(), Endpoints: newIndexer(), Slices: newIndexer(), Foreign: newIndexer()}
 	ingIdx := newIndexer()
 	s.Ingresses = netlisters.NewIngressLister(ingIdx)
-	errs := []error{routeaddress.IndexByRoute(s.Services), routeaddress.IndexByRoute(s.Endpoints), routeaddress.IndexSlices(s.Slices)}
+	errs := []error{routeaddress.IndexByRoute(s.Services), routeaddress.IndexByRoute(s.Endpoints), routeaddress.IndexSlices(s.Slices), routeaddress.IndexSlices(s.Foreign)}
 	for _, o := range ings {
 		errs = append(errs, ingIdx.Add(o))
 	}
@@ -374,6 +387,9 @@ func newStores(ings []*netv1alpha1.Ingress, svcs []*corev1.Service, eps []*corev
 	}
 	for _, o := range ess {
 		errs = append(errs, s.Slices.Add(o))
+	}
+	for _, o := range foreign {
+		errs = append(errs, s.Foreign.Add(o))
 	}
 	return s, errors.Join(errs...)
 }

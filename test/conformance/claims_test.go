@@ -19,6 +19,8 @@ limitations under the License.
 package conformance
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -31,6 +33,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
+	"knative.dev/route-address/pkg/preview/cli"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
 
@@ -136,4 +139,90 @@ func TestNotOwnedClears(t *testing.T) {
 		return nil
 	})
 	t.Logf("the name stopped being pending %s after the Endpoints was deleted", time.Since(deleted).Round(time.Millisecond))
+}
+
+// TestForeignSliceReported: somebody creates an EndpointSlice for a Route's
+// Service that claims kube-controller-manager's EndpointSlice controller,
+// with no owner and another address. DNS answers its address with the
+// load balancer's (CoreDNS reads every slice of the Service); it is not the
+// Route's, so the controller leaves it alone and reports it: a
+// ForeignEndpointSlice Warning on the Route names the slice and its
+// address, the foreign slices' gauge counts it, and `kubectl route-address
+// status` and `plan` list it. Once it is deleted the gauge counts it no
+// more and the name answers the load balancer's address alone.
+func TestForeignSliceReported(t *testing.T) {
+	needLocal(t)
+	t.Cleanup(restartAfter(t))
+	metrics := enablePrometheus(t)
+	restartController(t)
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
+	gw := namespace(t, "gw")
+	gatewayService(t, gw, "gateway", "198.19.0.136", 80)
+	ns := namespace(t, "foreign")
+	route(t, ns, "hello")
+	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
+	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.136"}})
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.136")
+
+	foreign := func() (int, error) {
+		s, err := scrape(metrics)
+		if err != nil {
+			return 0, err
+		}
+		return int(s.sum(`kn_routeaddress_endpointslices_foreign_count`)), nil
+	}
+	var before int
+	eventually(t, "the controller's metrics", func() (err error) {
+		before, err = foreign()
+		return err
+	})
+	forged := &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hello-forged", Labels: map[string]string{
+			discoveryv1.LabelServiceName: "hello", discoveryv1.LabelManagedBy: "endpointslice-controller.k8s.io",
+		}},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{"198.19.0.137"}}},
+		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("http2"), Port: ptr.To[int32](80), Protocol: ptr.To(corev1.ProtocolTCP)}},
+	}
+	if _, err := env.kube.DiscoveryV1().EndpointSlices(ns).Create(bg(), forged, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.136,198.19.0.137")
+	msg := waitEvent(t, ns, "ForeignEndpointSlice")
+	t.Logf("Warning ForeignEndpointSlice: %s", msg)
+	for _, want := range []string{`EndpointSlice "hello-forged"`, `"endpointslice-controller.k8s.io"`, "198.19.0.137", `Route "hello"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("ForeignEndpointSlice Warning %q, want it to name %s", msg, want)
+		}
+	}
+	eventually(t, "the foreign slice counted", func() error {
+		if n, err := foreign(); err != nil || n != before+1 {
+			return fmt.Errorf("%d foreign slices (%v), want %d", n, err, before+1)
+		}
+		return nil
+	})
+	for _, args := range [][]string{{"status", "-n", ns}, {"plan", "--mode", "endpointslices", "-n", ns}} {
+		var out, errOut bytes.Buffer
+		cli.Main(context.Background(), append(args, "--kubeconfig", env.local.Kubeconfig), &out, &errOut)
+		if !strings.Contains(out.String(), `EndpointSlice "hello-forged" (managed by "endpointslice-controller.k8s.io")`) {
+			t.Errorf("kubectl route-address %s does not list the foreign slice:\n%s%s", strings.Join(args, " "), out.String(), errOut.String())
+		}
+	}
+	// Left alone: still there, as created, once the Route was reconciled.
+	if got, err := env.kube.DiscoveryV1().EndpointSlices(ns).Get(bg(), forged.Name, metav1.GetOptions{}); err != nil {
+		t.Errorf("the foreign slice: %v, want it left alone", err)
+	} else if got.Generation != 1 || len(got.OwnerReferences) != 0 {
+		t.Errorf("the foreign slice was written: generation %d, owners %v", got.Generation, got.OwnerReferences)
+	}
+
+	if err := env.kube.DiscoveryV1().EndpointSlices(ns).Delete(bg(), forged.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventuallyWithin(t, 10*time.Second, "the foreign slice no longer counted", func() error {
+		if n, err := foreign(); err != nil || n != before {
+			return fmt.Errorf("%d foreign slices (%v), want %d", n, err, before)
+		}
+		return nil
+	})
+	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.136")
 }

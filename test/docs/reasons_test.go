@@ -30,12 +30,14 @@ import (
 // load-balancer problem reason the code can emit: an event recorded with a
 // literal reason, a warning{reason, …} of the reconciler, a resources.Reason
 // constant, and the values of the reconciler's reason maps (pastTense,
-// failedReason), and the reasons of the names the pending metric counts.
+// failedReason), a constant whose comment says it is the reason of a
+// Warning, and the reasons of the names the pending metric counts.
 var reasonPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`Event[f]?\([^,]+, corev1\.EventType\w+, "(\w+)"`),
 	regexp.MustCompile(`warning\{"(\w+)"`),
 	regexp.MustCompile(`\bReason = "(\w+)"`),
 	regexp.MustCompile(`(?m)^\s*Pending\w+\s*=\s*"(\w+)"`),
+	regexp.MustCompile(`(?m)^// \w+ is the reason of the Warning[^\n]*\n(?://[^\n]*\n)*const \w+ = "(\w+)"`),
 	regexp.MustCompile(`(?m)^\s*(?:pastTense|failedReason)\s*=\s*map\[[^\]]+\]string\{(.*)\}`),
 }
 
@@ -85,7 +87,7 @@ func TestTroubleshootingNamesEveryReason(t *testing.T) {
 	rs := reasons(t)
 	// The patterns must find what the reconciler is known to emit, or the
 	// test proves nothing.
-	for _, known := range []string{"NotOwned", "CreationFailed", "Deleted", "AddressNotAllowed"} {
+	for _, known := range []string{"NotOwned", "CreationFailed", "Deleted", "AddressNotAllowed", "ForeignEndpointSlice"} {
 		if !slices.Contains(rs, known) {
 			t.Errorf("the source scan missed %q (found %v): the patterns are out of date", known, rs)
 		}

@@ -58,8 +58,10 @@ func cm(name string, data map[string]string) *corev1.ConfigMap {
 }
 
 // world is a cluster where Route default/hello (tag canary) has
-// upstream's ExternalName Services for a DomainInternal load balancer, and
-// Route other/blocked finds somebody else's Service under its name.
+// upstream's ExternalName Services for a DomainInternal load balancer and
+// an EndpointSlice that claims kube-controller-manager's EndpointSlice
+// controller under its name, and Route other/blocked finds somebody else's
+// Service under its name.
 func world(mode string) (preview.Clients, *kubefake.Clientset, *servingfake.Clientset) {
 	hello := rt.Route(true)
 	ing := rt.Ingress(hello, rt.DomainInternal(rt.GatewayDomain))
@@ -85,6 +87,13 @@ func world(mode string) (preview.Clients, *kubefake.Clientset, *servingfake.Clie
 		&corev1.Service{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "other", Name: "blocked"},
 			Spec:       corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.0.99"},
+		},
+		&discoveryv1.EndpointSlice{
+			ObjectMeta: metav1.ObjectMeta{Namespace: rt.Namespace, Name: "hello-forged", Labels: map[string]string{
+				discoveryv1.LabelServiceName: rt.RouteName, discoveryv1.LabelManagedBy: "endpointslice-controller.k8s.io",
+			}},
+			AddressType: discoveryv1.AddressTypeIPv4,
+			Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{"198.51.100.9"}}},
 		},
 	)
 	serving := servingfake.NewSimpleClientset(hello, blocked)
@@ -500,8 +509,9 @@ func TestCleanup(t *testing.T) {
 	for _, s := range l.Items {
 		left = append(left, s.Name)
 	}
-	if got := strings.Join(left, " "); got != "byip-abcde lonely-ipv4" {
-		t.Errorf("slices left: %s, want byip-abcde lonely-ipv4", got)
+	// world's foreign slice is not route-address's: it stays.
+	if got := strings.Join(left, " "); got != "byip-abcde hello-forged lonely-ipv4" {
+		t.Errorf("slices left: %s, want byip-abcde hello-forged lonely-ipv4", got)
 	}
 }
 

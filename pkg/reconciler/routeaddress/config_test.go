@@ -66,7 +66,7 @@ func configMaps(data map[string]string) []*corev1.ConfigMap {
 // TestConfigStore: what the store loads is what a reconcile reads.
 func TestConfigStore(t *testing.T) {
 	ctx, _ := SetupFakeContext(t, func(ctx context.Context) context.Context {
-		return filteredfactory.WithSelectors(ctx, SliceSelector)
+		return filteredfactory.WithSelectors(ctx, SliceSelector, ForeignSliceSelector)
 	})
 	s := newConfigStore(ctx)
 	for _, cm := range configMaps(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices"}) {

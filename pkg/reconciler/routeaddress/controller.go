@@ -47,15 +47,7 @@ import (
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
-	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
-
-// SliceSelector selects the EndpointSlices this reconciler writes and those
-// kube-controller-manager mirrors from Endpoints (a name in Endpoints mode
-// answers through them). The binary registers it with knative.dev/pkg's
-// filtered informer factory so that only those are cached, however many
-// others the cluster has.
-const SliceSelector = discoveryv1.LabelManagedBy + " in (" + names.ManagedBy + "," + names.MirroredBy + ")"
 
 // NewController creates the routeaddress controller.
 func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl {
@@ -65,12 +57,21 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	serviceInformer := serviceinformer.Get(ctx)
 	endpointsInformer := endpointsinformer.Get(ctx)
 	sliceInformer := sliceinformer.Get(ctx, SliceSelector)
+	foreignInformer := sliceinformer.Get(ctx, ForeignSliceSelector)
 	namespaceInformer := namespaceinformer.Get(ctx)
 
-	if err := IndexSlices(sliceInformer.Informer().GetIndexer()); err != nil {
-		// Only if another controller registered the same index on this
-		// informer, which is ours alone.
-		logger.Errorw("Failed to add the EndpointSlice index", "error", err)
+	for _, inf := range []cache.SharedIndexInformer{sliceInformer.Informer(), foreignInformer.Informer()} {
+		if err := IndexSlices(inf.GetIndexer()); err != nil {
+			// Only if another controller registered the same index on
+			// this informer, which is ours alone.
+			logger.Errorw("Failed to add the EndpointSlice index", "error", err)
+		}
+	}
+	// In place of the factory's transform: this informer is ours alone.
+	if err := foreignInformer.Informer().SetTransform(StripForeign); err != nil {
+		// Only once the informers have started, which they have not
+		// while controllers are constructed.
+		logger.Errorw("Failed to set the transform of the foreign EndpointSlices' informer", "error", err)
 	}
 	for _, inf := range []cache.SharedIndexInformer{serviceInformer.Informer(), endpointsInformer.Informer()} {
 		if err := IndexByRoute(inf.GetIndexer()); err != nil {
@@ -90,6 +91,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 			Services:  serviceInformer.Informer().GetIndexer(),
 			Endpoints: endpointsInformer.Informer().GetIndexer(),
 			Slices:    sliceInformer.Informer().GetIndexer(),
+			Foreign:   foreignInformer.Informer().GetIndexer(),
 			Ingresses: ingressInformer.Lister(),
 		},
 		expect:      newExpectations(),
@@ -155,7 +157,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	})
 	// Objects under one of a Route's names that the Route does not
 	// control (somebody's Endpoints; a slice that carries our managed-by
-	// value without the Route's label) reconcile the Route when they
+	// value without the Route's label, or another manager's) reconcile the Route when they
 	// appear, change or go, through the Service they serve.
 	byService := controller.HandleAll(routeOfService(serviceInformer.Lister(), impl.EnqueueKey))
 	endpointsInformer.Informer().AddEventHandler(cache.FilteringResourceEventHandler{
@@ -165,6 +167,16 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	sliceInformer.Informer().AddEventHandler(cache.FilteringResourceEventHandler{
 		FilterFunc: pkgreconciler.Not(pkgreconciler.LabelExistsFilterFunc(serving.RouteLabelKey)),
 		Handler:    byService,
+	})
+	// And so do the slices other controllers manage: those of a Route's
+	// Service are reported. An update reconciles the Route of the slice's
+	// old Service too: one that its Service now controls is kept without
+	// labels (StripForeign), and must stop being reported.
+	ofService := routeOfService(serviceInformer.Lister(), impl.EnqueueKey)
+	foreignInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    ofService,
+		UpdateFunc: func(old, cur interface{}) { ofService(old); ofService(cur) },
+		DeleteFunc: ofService,
 	})
 
 	// The Services a DomainInternal resolves to: a change of their

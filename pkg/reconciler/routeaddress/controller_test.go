@@ -54,11 +54,11 @@ import (
 )
 
 // TestNewController builds the controller with no error logged; a second
-// one on the same informers cannot add the EndpointSlice index again, and
-// says so in an error log line instead of failing.
+// one on the same informers cannot add the EndpointSlice indexes again,
+// and says so in an error log line instead of failing.
 func TestNewController(t *testing.T) {
 	ctx, _ := SetupFakeContext(t, func(ctx context.Context) context.Context {
-		return filteredfactory.WithSelectors(ctx, SliceSelector)
+		return filteredfactory.WithSelectors(ctx, SliceSelector, ForeignSliceSelector)
 	})
 	core, logs := observer.New(zap.ErrorLevel)
 	ctx = logging.WithLogger(ctx, zap.New(core).Sugar())
@@ -73,8 +73,8 @@ func TestNewController(t *testing.T) {
 	if impl := NewController(ctx, cmw); impl == nil {
 		t.Fatal("second NewController() = nil")
 	}
-	if got := logs.FilterMessage("Failed to add the EndpointSlice index").Len(); got != 1 {
-		t.Errorf("second NewController: %d index errors logged, want 1: %v", got, logs.All())
+	if got := logs.FilterMessage("Failed to add the EndpointSlice index").Len(); got != 2 {
+		t.Errorf("second NewController: %d index errors logged, want 2 (one per EndpointSlice informer): %v", got, logs.All())
 	}
 }
 

@@ -194,6 +194,7 @@ func TestReconcileFaults(t *testing.T) {
 			rt.Slice(tg, ipv4, "10.0.0.7"), rt.Slice(h, ipv4, "10.0.0.7"),
 		},
 		WantEvents: []string{
+			Eventf(corev1.EventTypeWarning, ForeignEndpointSlice, "EndpointSlice %q (no managed-by label) is labelled with Service %q of Route %q and adds 10.0.0.7 to its name while the Service is headless; it is not the Route's and is left alone", tg+"-ipv4", tg, h),
 			Eventf(corev1.EventTypeWarning, "NotOwned", "EndpointSlice %q already exists and is not controlled by Route %q; it is left alone", tg+"-ipv4", h),
 			done("Created", obj(plan.KindService, tg), obj(plan.KindService, h), obj(plan.KindEndpointSlice, h+"-ipv4")),
 			Eventf(corev1.EventTypeWarning, "InternalError", "failed to create EndpointSlice %q: endpointslices.discovery.k8s.io %q already exists", tg+"-ipv4", tg+"-ipv4"),

@@ -39,7 +39,60 @@ import (
 	netcfg "knative.dev/route-address/pkg/networking/config"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/plan"
 	"knative.dev/route-address/pkg/reconciler/routeaddress/resources"
+	"knative.dev/route-address/pkg/reconciler/routeaddress/resources/names"
 )
+
+// SliceSelector selects the EndpointSlices this reconciler writes and those
+// kube-controller-manager mirrors from Endpoints (a name in Endpoints mode
+// answers through them). The binary registers it with knative.dev/pkg's
+// filtered informer factory so that only those are cached, however many
+// others the cluster has.
+const SliceSelector = discoveryv1.LabelManagedBy + " in (" + names.ManagedBy + "," + names.MirroredBy + ")"
+
+// ForeignSliceSelector selects the EndpointSlices that serve a Service and
+// that neither this reconciler nor kube-controller-manager's mirroring
+// writes: any other manager's, or none. One labelled with a Route's
+// Service name adds its addresses to the Route's name wherever the
+// Service is headless; the reconciler reports it and leaves it alone.
+const ForeignSliceSelector = discoveryv1.LabelServiceName + "," + discoveryv1.LabelManagedBy + " notin (" + names.ManagedBy + "," + names.MirroredBy + ")"
+
+// StripForeign is the cache.TransformFunc of the informer of
+// ForeignSliceSelector: it keeps of a foreign slice what is reported about
+// it (its name, the Service it serves, its manager and its addresses, as
+// one endpoint), and of one that the Service it serves controls only its
+// name, for that informer also holds every slice kube-controller-manager
+// makes for the cluster's Services with a selector.
+func StripForeign(obj any) (any, error) {
+	s, ok := obj.(*discoveryv1.EndpointSlice)
+	if !ok {
+		return obj, nil
+	}
+	if plan.OursSlice(s, s.Labels[discoveryv1.LabelServiceName]) {
+		// Controlled by the Service it serves: kube-controller-manager's
+		// slice of a Service with a selector (most of what this informer
+		// holds), or one of ours whose managed-by label was removed. Not
+		// foreign: only its key is kept, and no index holds it.
+		return &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: s.Namespace, Name: s.Name, ResourceVersion: s.ResourceVersion}}, nil
+	}
+	out := &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: s.Namespace, Name: s.Name, UID: s.UID, ResourceVersion: s.ResourceVersion,
+			Labels: map[string]string{discoveryv1.LabelServiceName: s.Labels[discoveryv1.LabelServiceName]},
+		},
+		AddressType: s.AddressType,
+	}
+	if m, ok := s.Labels[discoveryv1.LabelManagedBy]; ok {
+		out.Labels[discoveryv1.LabelManagedBy] = m
+	}
+	var addrs []string
+	for _, e := range s.Endpoints {
+		addrs = append(addrs, e.Addresses...)
+	}
+	if len(addrs) > 0 {
+		out.Endpoints = []discoveryv1.Endpoint{{Addresses: addrs}}
+	}
+	return out, nil
+}
 
 // Stores are the objects a Route's planner input is read from: the
 // controller's informer stores, or the objects a client has listed, put
@@ -48,7 +101,11 @@ import (
 // namespace's: a KIngress's DomainInternal names a Service in another.
 type Stores struct {
 	Services, Endpoints, Slices cache.Indexer
-	Ingresses                   networkinglisters.IngressLister
+	// Foreign holds the EndpointSlices that ForeignSliceSelector selects,
+	// as StripForeign leaves them (those their Service controls without
+	// labels), indexed with IndexSlices; nil when they are not read.
+	Foreign   cache.Indexer
+	Ingresses networkinglisters.IngressLister
 }
 
 // Input is what the planner works on for r in network's mode: the desired
@@ -147,6 +204,11 @@ func (s Stores) actual(r *v1.Route, placeholders []*resources.Placeholder) (plan
 		return a, fmt.Errorf("failed to list EndpointSlices: %w", err)
 	}
 	a.Slices = ss
+	if s.Foreign != nil {
+		if a.Foreign, err = routeSlices(s.Foreign, ns, "", names); err != nil {
+			return a, fmt.Errorf("failed to list EndpointSlices: %w", err)
+		}
+	}
 	return a, nil
 }
 
@@ -230,8 +292,8 @@ func sliceIndexFunc(obj interface{}) ([]string, error) {
 	return keys, nil
 }
 
-// routeSlices returns the slices in ns that carry the Route's label or
-// serve one of the wanted Service names, each once.
+// routeSlices returns the slices in ns that carry the label of the Route
+// route (none when "") or serve one of the wanted Service names, each once.
 func routeSlices(idx cache.Indexer, ns, route string, wanted []string) ([]*discoveryv1.EndpointSlice, error) {
 	var out []*discoveryv1.EndpointSlice
 	add := func(objs []interface{}) {
@@ -241,11 +303,13 @@ func routeSlices(idx cache.Indexer, ns, route string, wanted []string) ([]*disco
 			}
 		}
 	}
-	objs, err := idx.ByIndex(sliceIndex, "route/"+ns+"/"+route)
-	if err != nil {
-		return nil, err
+	if route != "" {
+		objs, err := idx.ByIndex(sliceIndex, "route/"+ns+"/"+route)
+		if err != nil {
+			return nil, err
+		}
+		add(objs)
 	}
-	add(objs)
 	for _, n := range wanted {
 		objs, err := idx.ByIndex(sliceIndex, "service/"+ns+"/"+n)
 		if err != nil {

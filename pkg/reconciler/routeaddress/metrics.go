@@ -86,10 +86,12 @@ type nameState struct {
 }
 
 // routeState is a Route's names as its last reconcile left them: the
-// configured mode then, and the mode its names had (its Namespace's).
+// configured mode then, the mode its names had (its Namespace's), and how
+// many EndpointSlices other controllers manage under them.
 type routeState struct {
 	configured, mode netcfg.RouteAddressMode
 	names            []nameState
+	foreign          int64
 }
 
 // shapeMode is a label set of the names gauge: a Service shape, and the
@@ -119,6 +121,7 @@ type metrics struct {
 	routes  map[types.NamespacedName]routeState
 	shapes  map[shapeMode]int64
 	pending map[string]int64
+	foreign int64
 	// led are the buckets this replica leads; unreconciled the Routes of
 	// those buckets that it has not reconciled since it took them (as
 	// they were listed then).
@@ -126,6 +129,7 @@ type metrics struct {
 	unreconciled map[types.NamespacedName]struct{}
 
 	names, pendingNames, unreconciledRoutes otelmetric.Int64ObservableGauge
+	foreignSlices                           otelmetric.Int64ObservableGauge
 	invalidNamespaces                       otelmetric.Int64ObservableGauge
 	// invalid counts the Namespaces whose route-address-mode annotation
 	// is not a mode; nil: not observed.
@@ -152,6 +156,9 @@ func newMetrics(mp otelmetric.MeterProvider) *metrics {
 	m.unreconciledRoutes = must(meter.Int64ObservableGauge("kn.routeaddress.routes.unreconciled.count",
 		otelmetric.WithDescription("Number of Routes this replica leads that it has not reconciled since it took them (since it started, or took their bucket)"),
 		otelmetric.WithUnit("{route}")))
+	m.foreignSlices = must(meter.Int64ObservableGauge("kn.routeaddress.endpointslices.foreign.count",
+		otelmetric.WithDescription("Number of EndpointSlices another controller manages under Routes' cluster-local names: left alone, they add their addresses to the names"),
+		otelmetric.WithUnit("{endpointslice}")))
 	m.invalidNamespaces = must(meter.Int64ObservableGauge("kn.routeaddress.namespaces.invalid.count",
 		otelmetric.WithDescription("Number of Namespaces whose route-address-mode annotation is not a mode: their Routes' names are held as they are"),
 		otelmetric.WithUnit("{namespace}")))
@@ -162,7 +169,7 @@ func newMetrics(mp otelmetric.MeterProvider) *metrics {
 		otelmetric.WithDescription("Time from a change of route-address-mode until no name is left that the controller is still working on"),
 		otelmetric.WithUnit("s"),
 		otelmetric.WithExplicitBucketBoundaries(switchBuckets...)))
-	must(meter.RegisterCallback(m.observe, m.names, m.pendingNames, m.unreconciledRoutes, m.invalidNamespaces))
+	must(meter.RegisterCallback(m.observe, m.names, m.pendingNames, m.unreconciledRoutes, m.foreignSlices, m.invalidNamespaces))
 	return m
 }
 
@@ -185,6 +192,7 @@ func (m *metrics) observe(_ context.Context, o otelmetric.Observer) error {
 		o.ObserveInt64(m.pendingNames, m.pending[r], otelmetric.WithAttributes(reasonKey.With(r)))
 	}
 	o.ObserveInt64(m.unreconciledRoutes, int64(len(m.unreconciled)))
+	o.ObserveInt64(m.foreignSlices, m.foreign)
 	if m.invalid != nil {
 		n, err := m.invalid()
 		if err != nil {
@@ -252,8 +260,9 @@ func (m *metrics) configured(mode netcfg.RouteAddressMode) {
 }
 
 // reconciled records a Route's names as its reconcile left them, with the
-// configured mode then and the mode of its Namespace.
-func (m *metrics) reconciled(key types.NamespacedName, configured, mode netcfg.RouteAddressMode, names []nameState) {
+// configured mode then, the mode of its Namespace and the number of
+// foreign slices under them.
+func (m *metrics) reconciled(key types.NamespacedName, configured, mode netcfg.RouteAddressMode, names []nameState, foreign int) {
 	if m == nil {
 		return
 	}
@@ -261,7 +270,7 @@ func (m *metrics) reconciled(key types.NamespacedName, configured, mode netcfg.R
 	defer m.mu.Unlock()
 	delete(m.unreconciled, key)
 	m.count(m.routes[key], -1)
-	m.routes[key] = routeState{configured: configured, mode: mode, names: names}
+	m.routes[key] = routeState{configured: configured, mode: mode, names: names, foreign: int64(foreign)}
 	m.count(m.routes[key], 1)
 	m.settle()
 }
@@ -323,6 +332,7 @@ func (m *metrics) wrote(ctx context.Context, op plan.Op, err error) {
 // (sign -1). A Route last reconciled under another configured mode than
 // the current one counts as not reconciled.
 func (m *metrics) count(r routeState, sign int64) {
+	m.foreign += sign * r.foreign
 	for _, n := range r.names {
 		k := shapeMode{n.shape, r.mode}
 		if m.shapes[k] += sign; m.shapes[k] == 0 {
@@ -339,7 +349,7 @@ func (m *metrics) count(r routeState, sign int64) {
 }
 
 func (m *metrics) recount() {
-	m.shapes, m.pending = map[shapeMode]int64{}, map[string]int64{}
+	m.shapes, m.pending, m.foreign = map[shapeMode]int64{}, map[string]int64{}, 0
 	for _, r := range m.routes {
 		m.count(r, 1)
 	}

@@ -112,8 +112,8 @@ func TestMetricsSwitch(t *testing.T) {
 		t.Errorf("before the configuration is read: %q, want nothing", got)
 	}
 	m.configured(en)
-	m.reconciled(a, en, en, external)
-	m.reconciled(b, en, en, []nameState{{shape: resources.ServiceExternalName}, {shape: resources.ServiceExternalName}})
+	m.reconciled(a, en, en, external, 0)
+	m.reconciled(b, en, en, []nameState{{shape: resources.ServiceExternalName}, {shape: resources.ServiceExternalName}}, 0)
 	steps := []struct {
 		name string
 		do   func()
@@ -128,7 +128,7 @@ func TestMetricsSwitch(t *testing.T) {
 	}, {
 		name: "a waits for mirroring",
 		do: func() {
-			m.reconciled(a, es, es, []nameState{{shape: resources.ServiceExternalName, pending: PendingMirroring}})
+			m.reconciled(a, es, es, []nameState{{shape: resources.ServiceExternalName, pending: PendingMirroring}}, 0)
 		},
 		want: []string{
 			"kn.routeaddress.names.count{mode=endpointslices,shape=externalname} 1",
@@ -139,7 +139,7 @@ func TestMetricsSwitch(t *testing.T) {
 	}, {
 		name: "b is headless, one name held by a foreign Service",
 		do: func() {
-			m.reconciled(b, es, es, []nameState{{shape: resources.ServiceHeadless}, {shape: resources.ServiceClusterIP, pending: PendingNotOwned}})
+			m.reconciled(b, es, es, []nameState{{shape: resources.ServiceHeadless}, {shape: resources.ServiceClusterIP, pending: PendingNotOwned}}, 0)
 			clock.SetTime(clock.Now().Add(60 * time.Second))
 		},
 		want: []string{
@@ -151,7 +151,7 @@ func TestMetricsSwitch(t *testing.T) {
 		},
 	}, {
 		name: "a is headless: the switch is over after 90 s (the foreign Service waits for a person)",
-		do:   func() { m.reconciled(a, es, es, []nameState{{shape: resources.ServiceHeadless}}) },
+		do:   func() { m.reconciled(a, es, es, []nameState{{shape: resources.ServiceHeadless}}, 0) },
 		want: []string{
 			"kn.routeaddress.names.count{mode=endpointslices,shape=clusterip} 1",
 			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 2",
@@ -167,7 +167,7 @@ func TestMetricsSwitch(t *testing.T) {
 		},
 	}, {
 		name: "the same mode stored again starts no switch",
-		do:   func() { m.configured(es); m.reconciled(a, es, es, []nameState{{shape: resources.ServiceHeadless}}) },
+		do:   func() { m.configured(es); m.reconciled(a, es, es, []nameState{{shape: resources.ServiceHeadless}}, 0) },
 		want: []string{
 			"kn.routeaddress.names.count{mode=endpointslices,shape=headless} 1",
 			"kn.routeaddress.switch.duration{mode=endpointslices} count=1 sum=90",
@@ -175,7 +175,7 @@ func TestMetricsSwitch(t *testing.T) {
 	}, {
 		name: "c is in a Namespace annotated endpointsandslices: its names carry that mode",
 		do: func() {
-			m.reconciled(c, es, netcfg.RouteAddressModeEndpointsAndSlices, []nameState{{shape: resources.ServiceHeadless}})
+			m.reconciled(c, es, netcfg.RouteAddressModeEndpointsAndSlices, []nameState{{shape: resources.ServiceHeadless}}, 0)
 		},
 		want: []string{
 			"kn.routeaddress.names.count{mode=endpointsandslices,shape=headless} 1",
@@ -186,7 +186,7 @@ func TestMetricsSwitch(t *testing.T) {
 		name: "d is in a Namespace whose annotation is not a mode: held, and the Namespace counted",
 		do: func() {
 			m.invalid = func() (int, error) { return 1, nil }
-			m.reconciled(d, es, es, []nameState{{shape: resources.ServiceExternalName, pending: InvalidModeAnnotation}})
+			m.reconciled(d, es, es, []nameState{{shape: resources.ServiceExternalName, pending: InvalidModeAnnotation}}, 0)
 		},
 		want: []string{
 			"kn.routeaddress.names.count{mode=endpointsandslices,shape=headless} 1",
@@ -221,7 +221,7 @@ func TestMetricsDemoted(t *testing.T) {
 		for i := range 40 {
 			key := k8stypes.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("r%d", i)}
 			if slices.ContainsFunc(bs, func(b reconciler.Bucket) bool { return b.Has(key) }) {
-				m.reconciled(key, es, es, []nameState{{shape: resources.ServiceHeadless}, {shape: resources.ServiceHeadless}})
+				m.reconciled(key, es, es, []nameState{{shape: resources.ServiceHeadless}, {shape: resources.ServiceHeadless}}, 0)
 			}
 		}
 	}
@@ -307,7 +307,7 @@ func TestMetricsUnreconciled(t *testing.T) {
 		t.Errorf("bucket 0 taken: %s unreconciled, want %s", got, want)
 	}
 	for _, k := range in0[1:] {
-		m.reconciled(k, es, es, []nameState{{shape: resources.ServiceHeadless}})
+		m.reconciled(k, es, es, []nameState{{shape: resources.ServiceHeadless}}, 0)
 	}
 	if got := unreconciled(); got != "1" {
 		t.Errorf("all but one reconciled: %s unreconciled, want 1", got)
@@ -344,10 +344,45 @@ func TestMetricsUnreconciled(t *testing.T) {
 func TestMetricsNil(t *testing.T) {
 	var m *metrics
 	m.configured(netcfg.RouteAddressModeEndpoints)
-	m.reconciled(k8stypes.NamespacedName{Name: "a"}, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpoints, nil)
+	m.reconciled(k8stypes.NamespacedName{Name: "a"}, netcfg.RouteAddressModeEndpoints, netcfg.RouteAddressModeEndpoints, nil, 0)
 	m.forget(k8stypes.NamespacedName{Name: "a"})
 	m.demoted(reconciler.UniversalBucket())
 	m.promoted(reconciler.UniversalBucket())
 	m.promoting(&metav1.ObjectMeta{Name: "a"})
 	m.wrote(context.Background(), plan.Op{}, nil)
+}
+
+// TestMetricsForeign counts the foreign slices under the names of the
+// Routes last reconciled, and forgets those of a deleted Route.
+func TestMetricsForeign(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	m := newMetrics(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)))
+	es := netcfg.RouteAddressModeEndpointSlices
+	a, b := k8stypes.NamespacedName{Namespace: "ns", Name: "a"}, k8stypes.NamespacedName{Namespace: "ns", Name: "b"}
+	headless := []nameState{{shape: resources.ServiceHeadless}}
+	foreign := func() string {
+		for _, l := range scrape(t, reader) {
+			if v, ok := strings.CutPrefix(l, "kn.routeaddress.endpointslices.foreign.count{} "); ok {
+				return v
+			}
+		}
+		return "absent"
+	}
+	m.configured(es)
+	for _, step := range []struct {
+		name string
+		do   func()
+		want string
+	}{
+		{"none yet", func() {}, "0"},
+		{"a has two", func() { m.reconciled(a, es, es, headless, 2) }, "2"},
+		{"b has one", func() { m.reconciled(b, es, es, headless, 1) }, "3"},
+		{"a's are gone", func() { m.reconciled(a, es, es, headless, 0) }, "1"},
+		{"b is deleted", func() { m.forget(b) }, "0"},
+	} {
+		step.do()
+		if got := foreign(); got != step.want {
+			t.Errorf("%s: kn.routeaddress.endpointslices.foreign.count = %s, want %s", step.name, got, step.want)
+		}
+	}
 }

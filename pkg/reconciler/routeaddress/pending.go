@@ -17,7 +17,9 @@ limitations under the License.
 package routeaddress
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	discoveryv1 "k8s.io/api/discovery/v1"
 
@@ -39,6 +41,30 @@ const (
 	PendingWriteFailed     = "WriteFailed"
 	PendingNotReconciled   = "NotReconciled"
 )
+
+// ForeignEndpointSlice is the reason of the Warning about an EndpointSlice
+// that another controller manages under one of the Route's names.
+const ForeignEndpointSlice = "ForeignEndpointSlice"
+
+// Foreign says what the slice s, which another controller manages under a
+// name of the Route route, does: the Warning's message, and what
+// `kubectl route-address plan` and `status` print.
+func Foreign(route string, s *discoveryv1.EndpointSlice) string {
+	manager := "no managed-by label"
+	if m, ok := s.Labels[discoveryv1.LabelManagedBy]; ok {
+		manager = fmt.Sprintf("managed by %q", m)
+	}
+	var addrs []string
+	for _, e := range s.Endpoints {
+		addrs = append(addrs, e.Addresses...)
+	}
+	adds := "no address"
+	if len(addrs) > 0 {
+		adds = strings.Join(addrs, ", ")
+	}
+	return fmt.Sprintf("EndpointSlice %q (%s) is labelled with Service %q of Route %q and adds %s to its name while the Service is headless; it is not the Route's and is left alone",
+		s.Name, manager, s.Labels[discoveryv1.LabelServiceName], route, adds)
+}
 
 // InvalidModeAnnotation is why a name is left as it is: its Namespace's
 // route-address-mode annotation is not a mode. It is also the reason of the

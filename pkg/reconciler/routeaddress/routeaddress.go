@@ -113,6 +113,10 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name)})
 	}
 
+	for _, s := range in.Actual.Foreign {
+		warnings = append(warnings, warning{ForeignEndpointSlice, Foreign(r.Name, s)})
+	}
+
 	out, err := c.execute(ctx, r, p.Ops)
 	if errors.Is(err, errNamespaceTerminating) {
 		// Events could not be recorded there either.
@@ -120,7 +124,7 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		c.metrics.forget(key)
 		return nil
 	}
-	c.metrics.reconciled(key, cluster.RouteAddressMode, network.RouteAddressMode, nameStates(in, p, out))
+	c.metrics.reconciled(key, cluster.RouteAddressMode, network.RouteAddressMode, nameStates(in, p, out), len(in.Actual.Foreign))
 	warnings = append(warnings, out.warnings...)
 	c.report(ctx, r, warnings)
 	recorder := controller.GetEventRecorder(ctx)

@@ -25,6 +25,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	k8stypes "k8s.io/apimachinery/pkg/types"
@@ -243,10 +244,10 @@ func factory() Factory {
 		if !ok {
 			settings = &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeEndpointSlices, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled}
 		}
-		slices := listers.IndexerFor(&discoveryv1.EndpointSlice{})
-		if err := IndexSlices(slices); err != nil {
-			panic(err)
-		}
+		// The controller's two EndpointSlice informers, each filtered by
+		// its selector.
+		all := listers.IndexerFor(&discoveryv1.EndpointSlice{}).List()
+		slices, foreign := selected(all, SliceSelector, nil), selected(all, ForeignSliceSelector, StripForeign)
 		services, endpoints := listers.IndexerFor(&corev1.Service{}), listers.IndexerFor(&corev1.Endpoints{})
 		for _, idx := range []cache.Indexer{services, endpoints} {
 			if err := IndexByRoute(idx); err != nil {
@@ -260,7 +261,7 @@ func factory() Factory {
 				endpointsLister: listers.GetEndpointsLister(),
 				sliceLister:     endpointSliceLister(listers),
 			},
-			stores:      Stores{Services: services, Endpoints: endpoints, Slices: slices, Ingresses: listers.GetIngressLister()},
+			stores:      Stores{Services: services, Endpoints: endpoints, Slices: slices, Foreign: foreign, Ingresses: listers.GetIngressLister()},
 			tracker:     ctx.Value(TrackerKey).(tracker.Interface),
 			expect:      newExpectations(),
 			warned:      newWarned(),
@@ -278,6 +279,35 @@ func factory() Factory {
 			listers.GetRouteLister(), controller.GetEventRecorder(ctx), r,
 			controller.Options{ConfigStore: testStore{settings}, SkipStatusUpdates: true})
 	})
+}
+
+// selected is an indexer of the slices in objs that selector selects, as
+// the informer made with it caches them (transformed unless transform is
+// nil), indexed with IndexSlices.
+func selected(objs []interface{}, selector string, transform cache.TransformFunc) cache.Indexer {
+	sel, err := labels.Parse(selector)
+	if err != nil {
+		panic(err)
+	}
+	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	if err := IndexSlices(idx); err != nil {
+		panic(err)
+	}
+	for _, o := range objs {
+		s := o.(*discoveryv1.EndpointSlice)
+		if !sel.Matches(labels.Set(s.Labels)) {
+			continue
+		}
+		if transform != nil {
+			if o, err = transform(s.DeepCopy()); err != nil {
+				panic(err)
+			}
+		}
+		if err := idx.Add(o); err != nil {
+			panic(err)
+		}
+	}
+	return idx
 }
 
 // withUID gives a desired object the UID and resourceVersion live() gives

@@ -98,11 +98,14 @@ type Input struct {
 }
 
 // Actual is what exists: objects that carry the Route's label or one of the
-// desired names. EndpointSlices not managed by us are ignored.
+// desired names. Slices are ours and kube-controller-manager's mirrored
+// ones; Foreign are those another controller manages under a desired name,
+// which are never written nor planned on (the reconciler reports them).
 type Actual struct {
 	Services  []*corev1.Service
 	Endpoints []*corev1.Endpoints
 	Slices    []*discoveryv1.EndpointSlice
+	Foreign   []*discoveryv1.EndpointSlice
 }
 
 // Blocked is an object that stands in the way but that the Route does not
