@@ -136,6 +136,11 @@ func runColumn(dir, ctrlBin string, mode netcfg.RouteAddressMode, n, unrelated i
 			return nil, err
 		}
 	}
+	if mode.Managed() && rows[rowHA] {
+		if err := b.ha(mode, r); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
 }
 

@@ -97,6 +97,9 @@ type result struct {
 	altRSS []int
 	// rssEmpty is the controller's peak RSS (KiB) before any Route exists.
 	rssEmpty int
+	// ha is the ha row's switches, one per haSetups; failover its failover.
+	ha       []haResult
+	failover haFailover
 	// floorFree is the time per write of 8 parallel clients without a
 	// client rate limit: the apiserver's own limit on this machine.
 	floorFree time.Duration
@@ -301,6 +304,9 @@ func main() {
 	printTable(modes, results, *n, *unrelated, *namespaces)
 	if rows[rowWatch] {
 		printWatchTable(modes, results, *n)
+	}
+	if rows[rowHA] {
+		printHATable(modes, results, *n)
 	}
 }
 

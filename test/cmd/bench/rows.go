@@ -45,9 +45,13 @@ const (
 	// rowWatch: what each -plugins binary's status --watch -A costs the
 	// apiserver over a minute (its own table).
 	rowWatch = "watch"
+	// rowHA: in a managed mode, the switch from ExternalName with one
+	// replica and with three under leader election with four buckets, and
+	// a failover mid-switch (its own table).
+	rowHA = "ha"
 )
 
-var allRows = []string{rowCreate, rowSteady, rowResync, rowSwitch, rowFollow, rowMemory, rowWatch}
+var allRows = []string{rowCreate, rowSteady, rowResync, rowSwitch, rowFollow, rowMemory, rowWatch, rowHA}
 
 // rowSet is the rows to measure.
 type rowSet map[string]bool
