@@ -588,3 +588,101 @@ func TestHADemotionMetrics(t *testing.T) {
 	}
 	t.Logf("replica 0 woke and lost its buckets: the replicas count %d names in all within %v; replica 0 led fewer than its four buckets, and counted only theirs, at %d of 5 samples", names, settled, demoted)
 }
+
+// TestHABucketsHolderKilledMidSwitch: three replicas started together,
+// config-leader-election buckets 4, so that the routeaddress buckets are
+// spread over them or not, as serving's leader election leaves them. The
+// mode switches ExternalName → EndpointSlices and the replica that holds
+// the most routeaddress buckets is killed mid-switch: the others take its
+// buckets and every name converges, with exactly the writes one
+// controller makes (a slice and a Service update per name: nothing
+// twice, nothing extra), each by one of the replicas. The time from the
+// kill to convergence is reported against the lease duration.
+func TestHABucketsHolderKilledMidSwitch(t *testing.T) {
+	const n, buckets = 60, 4
+	rs := startReplicas(t, 3, "buckets", fmt.Sprint(buckets))
+	gw := namespace(t, "gw")
+	const ip = "198.19.0.75"
+	gatewayService(t, gw, "gateway", ip, 80)
+	ns := namespace(t, "ha-buckets")
+	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
+	gatewayRoutes(t, ns, gw, n)
+	for i := range n {
+		for _, svc := range []string{fmt.Sprintf("r%d", i), fmt.Sprintf("tag-r%d", i)} {
+			waitShape(t, ns, svc, shape{Type: corev1.ServiceTypeExternalName, ExternalName: fmt.Sprintf(gwDomain, gw)})
+		}
+	}
+	var hs map[string]*replica
+	eventually(t, "every routeaddress bucket held by a replica", func() error {
+		hs = routeAddressHolders(t, rs)
+		held := 0
+		for _, r := range hs {
+			if r != nil {
+				held++
+			}
+		}
+		if held != buckets {
+			return fmt.Errorf("%d of %d held by the replicas: %s", held, buckets, describeHolders(hs))
+		}
+		return nil
+	})
+	per := map[*replica]int{}
+	for _, r := range hs {
+		per[r]++
+	}
+	victim := rs[0]
+	for _, r := range rs {
+		if per[r] > per[victim] {
+			victim = r
+		}
+	}
+	t.Logf("routeaddress leases: %s; killing replica %d", describeHolders(hs), victim.i)
+	auditQuiet(t, time.Now().Add(-time.Minute), ns, 2*time.Second)
+
+	start := time.Now()
+	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
+	for oursSlices(t, ns) == 0 && time.Since(start) < 30*time.Second {
+		time.Sleep(5 * time.Millisecond)
+	}
+	_ = victim.cmd.Process.Kill()
+	lost := time.Now()
+	for victim.alive() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	atLoss := oursSlices(t, ns)
+	t.Logf("killed replica %d (%d of %d routeaddress buckets) %v after the switch; %d of %d EndpointSlices existed",
+		victim.i, per[victim], buckets, lost.Sub(start).Round(time.Millisecond), atLoss, 2*n)
+	if atLoss == 2*n {
+		t.Fatalf("the switch was over before the kill: %d of %d EndpointSlices", atLoss, 2*n)
+	}
+	deadline := time.Now().Add(testLease + 30*time.Second)
+	for converted(ns, n) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d Routes converged %v after the kill", converted(ns, n), n, time.Since(lost))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	took := time.Since(lost)
+	auditQuiet(t, start, ns, 3*time.Second)
+	writes, failed := cluster.Took(auditWrites(t, start, ns))
+	t.Logf("converged %v after the kill (lease duration %v); %d writes took effect: %s",
+		took.Round(100*time.Millisecond), testLease, len(writes), summarizeWrites(writes))
+	if len(failed) > 0 {
+		t.Logf("%d writes did not take effect: %s", len(failed), summarizeWrites(failed))
+	}
+	if want := 2 * 2 * n; len(writes) != want {
+		t.Errorf("%d writes took effect, want %d (a slice and a Service update per name): %s", len(writes), want, summarizeWrites(writes))
+	}
+	agents := map[string]bool{}
+	for _, r := range rs {
+		agents[cluster.ReplicaAgent(r.i)] = true
+	}
+	for _, w := range writes {
+		if !agents[w.Agent()] {
+			t.Errorf("%s %s %s by %q, none of the replicas", w.Verb, w.ObjectRef.Resource, w.ObjectRef.Name, w.UserAgent)
+		}
+	}
+	if got := oursSlices(t, ns); got != 2*n {
+		t.Errorf("%d EndpointSlices of ours, want %d", got, 2*n)
+	}
+}

@@ -75,6 +75,9 @@ type haResult struct {
 	// kube-apiserver's and etcd's.
 	cpu       []time.Duration
 	api, etcd time.Duration
+	// leases is the requests to Leases kube-apiserver served over the
+	// switch (every replica's leader election), per second.
+	leases float64
 }
 
 // haFailover is the failover: the replica holding the most routeaddress
@@ -167,6 +170,10 @@ func (b *bench) haSwitch(mode netcfg.RouteAddressMode, s haSetup) (haResult, err
 	if err != nil {
 		return res, err
 	}
+	leases0, err := b.leaseRequests()
+	if err != nil {
+		return res, err
+	}
 	start := time.Now()
 	if err := b.setMode(mode); err != nil {
 		return res, err
@@ -179,12 +186,17 @@ func (b *bench) haSwitch(mode netcfg.RouteAddressMode, s haSetup) (haResult, err
 	if err != nil {
 		return res, err
 	}
+	leases1, err := b.leaseRequests()
+	if err != nil {
+		return res, err
+	}
+	res.leases = (leases1 - leases0) / res.dur.Seconds()
 	for i := range rs {
 		res.cpu = append(res.cpu, cpu1[i]-cpu0[i])
 	}
 	res.api, res.etcd = cpu1[len(rs)]-cpu0[len(rs)], cpu1[len(rs)+1]-cpu0[len(rs)+1]
-	log.Printf("ha %s (routeaddress leases: %s): → %s in %v (%.0f names/s); CPU %v, kube-apiserver %v, etcd %v",
-		s.name, res.holders, mode, res.dur, float64(2*b.n)/res.dur.Seconds(), res.cpu, res.api, res.etcd)
+	log.Printf("ha %s (routeaddress leases: %s): → %s in %v (%.0f names/s); CPU %v, kube-apiserver %v, etcd %v; %.1f Lease requests/s",
+		s.name, res.holders, mode, res.dur, float64(2*b.n)/res.dur.Seconds(), res.cpu, res.api, res.etcd, res.leases)
 	return res, nil
 }
 
@@ -430,6 +442,26 @@ func (b *bench) headless() (int, error) {
 	return n, nil
 }
 
+// leaseRequests is the number of requests to Leases kube-apiserver has
+// served (its apiserver_request_total).
+func (b *bench) leaseRequests() (float64, error) {
+	body, err := b.kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(context.Background())
+	if err != nil {
+		return 0, err
+	}
+	total := 0.0
+	for _, line := range strings.Split(string(body), "\n") {
+		if !strings.HasPrefix(line, "apiserver_request_total{") || !strings.Contains(line, `resource="leases"`) {
+			continue
+		}
+		var v float64
+		if _, err := fmt.Sscan(line[strings.LastIndexByte(line, ' ')+1:], &v); err == nil {
+			total += v
+		}
+	}
+	return total, nil
+}
+
 // leaderElection merges data into config-leader-election ("" removes a key).
 func (b *bench) leaderElection(data map[string]string) error {
 	ctx := context.Background()
@@ -457,8 +489,8 @@ func printHATable(modes []netcfg.RouteAddressMode, rs map[netcfg.RouteAddressMod
 	fmt.Printf("\nA switch from ExternalName at N=%d Routes with a tag (%d names) under leader election with %d buckets (lease %s, renew %s, retry %s); "+
 		"each replica's client limits QPS %d, burst %d; CPU from /proc over the switch\n\n",
 		n, 2*n, haBuckets, cluster.LeaderElection["lease-duration"], cluster.LeaderElection["renew-deadline"], cluster.LeaderElection["retry-period"], limits.qps, limits.burst)
-	fmt.Println("| column | replicas | routeaddress leases (replica:leases) | switch | names/s | ratio to 1 replica | CPU of each replica | kube-apiserver CPU | etcd CPU |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| column | replicas | routeaddress leases (replica:leases) | switch | names/s | ratio to 1 replica | CPU of each replica | kube-apiserver CPU | etcd CPU | Lease requests/s |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, m := range modes {
 		r := rs[m]
 		if r == nil || len(r.ha) == 0 {
@@ -470,8 +502,8 @@ func printHATable(modes []netcfg.RouteAddressMode, rs map[netcfg.RouteAddressMod
 			for _, c := range h.cpu {
 				cpu = append(cpu, fmt.Sprintf("%.1f s", c.Seconds()))
 			}
-			fmt.Printf("| %s | %s | %s | %.1f s | %.0f | %.2f | %s | %.1f s | %.1f s |\n", m, h.setup.name, h.holders, h.dur.Seconds(),
-				float64(2*n)/h.dur.Seconds(), one.Seconds()/h.dur.Seconds(), strings.Join(cpu, ", "), h.api.Seconds(), h.etcd.Seconds())
+			fmt.Printf("| %s | %s | %s | %.1f s | %.0f | %.2f | %s | %.1f s | %.1f s | %.1f |\n", m, h.setup.name, h.holders, h.dur.Seconds(),
+				float64(2*n)/h.dur.Seconds(), one.Seconds()/h.dur.Seconds(), strings.Join(cpu, ", "), h.api.Seconds(), h.etcd.Seconds(), h.leases)
 		}
 	}
 	fmt.Println("\n| column | killed with names converged | routeaddress leases held again after the kill | every name converged after the kill | lease duration |")
