@@ -226,7 +226,7 @@ Image listed with managedFields are cached without them, labels kept."
 # The series is bottom-up: a reconciler that writes a Route's names in even
 # one mode needs the load balancer's resolution, the desired objects, the
 # planner and the reconciler's reads and writes (over 3 000 lines of code
-# before a test; 4 452 with every capability), so the first PRs are the pure
+# before a test; 4 571 with every capability), so the first PRs are the pure
 # parts, each with its tests, and the key changes what a cluster does from
 # the PR that runs the reconciler in the controller. Each body says why the
 # part is needed, then what it does.
@@ -342,20 +342,23 @@ routeaddress's managed-by value among them), taking back a slice whose
 labels were changed, objects the Route does not control, and waiting for
 kube-controller-manager's mirrored slice before a name relies on it."
 
-ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go
+ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go retry.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
 "Why: the reconciler, later in the series, writes three kinds, and must neither
-plan again on a cache that has not seen its own writes nor repeat a
-Warning every reconcile.
+plan again on a cache that has not seen its own writes, nor repeat a
+Warning every reconcile, nor retry a failure that passes by itself at the
+pace of the work queue's limiter, which every failing key shares.
 
 The reconciler's client and listers of the three kinds it writes, behind
 one dispatch (Services, Endpoints, EndpointSlices: a cached read, a read
 from the apiserver, create, update and a delete preconditioned on the
 UID), the writes its informers have not shown yet (a reconcile that
 starts before they do requeues instead of planning again on a stale
-cache), and the Warnings last recorded for each Route (each reported
-once, again after an hour). The package's doc.go defines the terms the
-code and its events use."
+cache), the Warnings last recorded for each Route (each reported
+once, again after an hour), and each Route's own delays after writes
+that failed for a passing reason (429, 5xx, the apiserver unreachable):
+250 ms doubling to 2 s, for 40 failures in a row. The package's doc.go
+defines the terms the code and its events use."
 
 ra terminating.go terminating_test.go
 step "routeaddress: writes into a namespace being deleted are dropped" \
@@ -397,7 +400,7 @@ label and an index of EndpointSlices by Route and by Service. Tests: the
 reads are scoped to the Route and see a slice under one of its names that
 is labelled for another Route."
 
-ra config.go config_test.go listers_test.go routeaddress.go retry.go namespace.go routeaddress_test.go
+ra config.go config_test.go listers_test.go routeaddress.go namespace.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "Why: this joins the parts into a Route reconciler; it is not run yet (the
