@@ -36,6 +36,10 @@ import (
 	"knative.dev/route-address/test/cluster"
 )
 
+// replicaBin is -replica: serving's controller with its health probes off
+// (they listen on a fixed port, which replicas on one host would share).
+var replicaBin string
+
 // haBuckets is config-leader-election's buckets in the ha row: each
 // reconciler's keys split over four leases, as Knative's HA docs set it.
 const haBuckets = 4
@@ -286,7 +290,7 @@ func (b *bench) startReplicas(s haSetup) ([]*replicaProc, error) {
 		if fi, err := os.Stat(r.log(b.c)); err == nil {
 			r.from = fi.Size()
 		}
-		cmd, err := cluster.StartReplica(b.c, b.ctrlBin, i, append(cluster.Limits(b.qps, b.burst), controllerEnv...)...)
+		cmd, err := cluster.StartReplica(b.c, replicaBin, i, append(cluster.Limits(b.qps, b.burst), controllerEnv...)...)
 		if err != nil {
 			return err
 		}

@@ -220,6 +220,7 @@ func main() {
 	flag.IntVar(&floorCap, "floor-cap", 0, "time at most this many writes of each floor and scale the time up linearly (0: all; at a client QPS limit the floor is linear in its writes)")
 	pluginList := flag.String("plugins", "", "kubectl-route_address binaries for the watch row, NAME=BIN,…")
 	flag.DurationVar(&watchLength, "watch-length", watchLength, "how long the watch row runs each plugin's status --watch")
+	flag.StringVar(&replicaBin, "replica", "", "the controller built with its health probes off, for the ha row's replicas (default: replica beside -controller, as hack/build-serving.sh builds it)")
 	envList := flag.String("controller-env", "", "environment variables for the controller alone, NAME=VALUE,… (e.g. GOMEMLIMIT=500MiB)")
 	flag.Parse()
 	if *envList != "" {
@@ -235,6 +236,9 @@ func main() {
 	limits = clientLimits{qps: *qps, burst: *burst, ctors: ctors}
 	if *ctrlBin == "" {
 		log.Fatal("-controller is required")
+	}
+	if replicaBin == "" {
+		replicaBin = filepath.Join(filepath.Dir(*ctrlBin), "replica")
 	}
 	if *dir == "" {
 		d, err := os.MkdirTemp("", "route-address-bench-")
