@@ -72,7 +72,9 @@ func (e *AuditEvent) Agent() string {
 // write whose outcome is unknown (a 5xx) counts as taken when no other
 // write of the same verb to the same object took effect: the object as the
 // test finds it afterwards shows that one of them did, and only this one
-// can have.
+// can have. One the log names no object for (a create cut off, its client
+// killed, before the apiserver read its body, which is where the log
+// takes a create's name from) stored nothing and does not count.
 func Took(writes []AuditEvent) (took, not []AuditEvent) {
 	type write struct{ verb, resource, sub, ns, name string }
 	key := func(e *AuditEvent) write {
@@ -85,7 +87,7 @@ func Took(writes []AuditEvent) (took, not []AuditEvent) {
 		}
 	}
 	for i, w := range writes {
-		if w.Took() || w.unknown() && !answered[key(&writes[i])] {
+		if w.Took() || w.unknown() && w.ObjectRef.Name != "" && !answered[key(&writes[i])] {
 			took = append(took, w)
 		} else {
 			not = append(not, w)

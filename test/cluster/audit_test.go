@@ -54,6 +54,10 @@ func TestTook(t *testing.T) {
 		writes: []AuditEvent{write("create", "a", 504), write("create", "b", 201)},
 		took:   2,
 	}, {
+		name:   "client died before its create's body was read: no name, nothing stored",
+		writes: []AuditEvent{write("create", "", 500), write("create", "b", 201)},
+		took:   1, not: 1,
+	}, {
 		name:   "client died, an update of the name took effect",
 		writes: []AuditEvent{write("create", "a", 504), write("update", "a", 200)},
 		took:   2,
