@@ -342,23 +342,20 @@ routeaddress's managed-by value among them), taking back a slice whose
 labels were changed, objects the Route does not control, and waiting for
 kube-controller-manager's mirrored slice before a name relies on it."
 
-ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go retry.go
+ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go
 step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
 "Why: the reconciler, later in the series, writes three kinds, and must neither
-plan again on a cache that has not seen its own writes, nor repeat a
-Warning every reconcile, nor retry a failure that passes by itself at the
-pace of the work queue's limiter, which every failing key shares.
+plan again on a cache that has not seen its own writes nor repeat a
+Warning every reconcile.
 
 The reconciler's client and listers of the three kinds it writes, behind
 one dispatch (Services, Endpoints, EndpointSlices: a cached read, a read
 from the apiserver, create, update and a delete preconditioned on the
 UID), the writes its informers have not shown yet (a reconcile that
 starts before they do requeues instead of planning again on a stale
-cache), the Warnings last recorded for each Route (each reported
-once, again after an hour), and each Route's own delays after writes
-that failed for a passing reason (429, 5xx, the apiserver unreachable):
-250 ms doubling to 2 s, for 40 failures in a row. The package's doc.go
-defines the terms the code and its events use."
+cache), and the Warnings last recorded for each Route (each reported
+once, again after an hour). The package's doc.go defines the terms the
+code and its events use."
 
 ra terminating.go terminating_test.go
 step "routeaddress: writes into a namespace being deleted are dropped" \
@@ -387,7 +384,7 @@ route-address-mode takes; no attribute names a Route. A replica forgets
 the Routes of a bucket it loses, so that the gauges summed over the
 replicas count each name once."
 
-ra input.go index_test.go slices_test.go
+ra input.go index_test.go slices_test.go config.go config_test.go
 step "routeaddress: a Route's objects, read through the informers' indexes" \
 "Why: a reconcile's cost must not grow with the number of objects in its
 namespace; listing a namespace's Services per Route does, at thousands of
@@ -396,11 +393,15 @@ Routes.
 Stores.Input: a Route's planner input (its KIngress, the desired objects
 and the Services, Endpoints and our EndpointSlices under its names, and
 apart those another controller manages there) from the informers' stores, through an index by the serving.knative.dev/route
-label and an index of EndpointSlices by Route and by Service. Tests: the
-reads are scoped to the Route and see a slice under one of its names that
-is labelled for another Route."
+label and an index of EndpointSlices by Route and by Service. And the
+configuration a reconcile reads: the route reconciler's store, whose
+networking Config carries the route-address settings, and which of its
+values name or shape a Route's Services (a change of those resyncs every
+Route). Tests: the reads are scoped to the Route and see a slice under
+one of its names that is labelled for another Route; what the store loads
+is what a reconcile reads."
 
-ra config.go config_test.go listers_test.go routeaddress.go namespace.go routeaddress_test.go
+ra listers_test.go routeaddress.go retry.go namespace.go routeaddress_test.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "Why: this joins the parts into a Route reconciler; it is not run yet (the

@@ -117,6 +117,27 @@ func installKnative(ctx context.Context, cfg *rest.Config, kc kubernetes.Interfa
 // in the same proportions.
 var LeaderElection = map[string]string{"lease-duration": "15s", "renew-deadline": "10s", "retry-period": "2500ms"}
 
+// PatchLeaderElection merges data into config-leader-election: a key
+// whose value is "" is removed.
+func PatchLeaderElection(ctx context.Context, kube kubernetes.Interface, data map[string]string) error {
+	cm, err := kube.CoreV1().ConfigMaps(SystemNamespace).Get(ctx, "config-leader-election", metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if cm.Data == nil {
+		cm.Data = map[string]string{}
+	}
+	for k, v := range data {
+		if v == "" {
+			delete(cm.Data, k)
+		} else {
+			cm.Data[k] = v
+		}
+	}
+	_, err = kube.CoreV1().ConfigMaps(SystemNamespace).Update(ctx, cm, metav1.UpdateOptions{})
+	return err
+}
+
 // configData is what the local control plane sets in serving's ConfigMaps:
 // LeaderElection, and a progress deadline of a year, since no Pod of a
 // Revision ever runs here (no kubelet) and a Deployment past its deadline

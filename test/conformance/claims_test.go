@@ -80,23 +80,34 @@ func TestSliceClaimingOurManager(t *testing.T) {
 	}
 }
 
-// TestNotOwnedClears: an Endpoints somebody made under a Route's name (in
-// EndpointSlices mode) holds that name: a NotOwned Warning on the Route
-// names it, and the controller counts the name pending for NotOwned.
-// Deleting it reconciles the Route through the Service the Endpoints
-// served, and the name stops being pending at once, not at the next resync.
-func TestNotOwnedClears(t *testing.T) {
+// scrapedRoute restarts the controller with its metrics served (their URL
+// is returned), switches to EndpointSlices and makes Route "hello" in a
+// namespace named after prefix (returned), its KIngress pointing at a
+// gateway whose ClusterIP is ip, and waits until the Route's Service is
+// headless with our slice.
+func scrapedRoute(t *testing.T, prefix, ip string) (string, string) {
+	t.Helper()
 	needLocal(t)
 	t.Cleanup(restartAfter(t))
 	metrics := enablePrometheus(t)
 	restartController(t)
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	gw := namespace(t, "gw")
-	gatewayService(t, gw, "gateway", "198.19.0.132", 80)
-	ns := namespace(t, "notowned")
+	gatewayService(t, gw, "gateway", ip, 80)
+	ns := namespace(t, prefix)
 	route(t, ns, "hello")
 	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
-	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.132"}})
+	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 " + ip}})
+	return metrics, ns
+}
+
+// TestNotOwnedClears: an Endpoints somebody made under a Route's name (in
+// EndpointSlices mode) holds that name: a NotOwned Warning on the Route
+// names it, and the controller counts the name pending for NotOwned.
+// Deleting it reconciles the Route through the Service the Endpoints
+// served, and the name stops being pending at once, not at the next resync.
+func TestNotOwnedClears(t *testing.T) {
+	metrics, ns := scrapedRoute(t, "notowned", "198.19.0.132")
 
 	notOwned := func() (int, error) {
 		s, err := scrape(metrics)
@@ -151,17 +162,7 @@ func TestNotOwnedClears(t *testing.T) {
 // status` and `plan` list it. Once it is deleted the gauge counts it no
 // more and the name answers the load balancer's address alone.
 func TestForeignSliceReported(t *testing.T) {
-	needLocal(t)
-	t.Cleanup(restartAfter(t))
-	metrics := enablePrometheus(t)
-	restartController(t)
-	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
-	gw := namespace(t, "gw")
-	gatewayService(t, gw, "gateway", "198.19.0.136", 80)
-	ns := namespace(t, "foreign")
-	route(t, ns, "hello")
-	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
-	waitShape(t, ns, "hello", shape{Type: corev1.ServiceTypeClusterIP, Headless: true, Slices: []string{"hello-ipv4 IPv4 198.19.0.136"}})
+	metrics, ns := scrapedRoute(t, "foreign", "198.19.0.136")
 	waitDNS(t, fqdn(ns, "hello"), "A/AAAA 198.19.0.136")
 
 	foreign := func() (int, error) {

@@ -162,21 +162,7 @@ func addReplica(t *testing.T, i int, extra ...string) *replica {
 
 func patchLeaderElection(t *testing.T, data map[string]string) {
 	t.Helper()
-	cm, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Get(bg(), "config-leader-election", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cm.Data == nil {
-		cm.Data = map[string]string{}
-	}
-	for k, v := range data {
-		if v == "" {
-			delete(cm.Data, k)
-		} else {
-			cm.Data[k] = v
-		}
-	}
-	if _, err := env.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Update(bg(), cm, metav1.UpdateOptions{}); err != nil {
+	if err := cluster.PatchLeaderElection(bg(), env.kube, data); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -111,12 +111,12 @@ func (r *replicaProc) log(c *cluster.Cluster) string {
 // mode with each haSetup, then the failover. The single controller of the
 // other rows is stopped meanwhile and started again after.
 func (b *bench) ha(mode netcfg.RouteAddressMode, r *result) error {
-	if err := b.leaderElection(map[string]string{"buckets": fmt.Sprint(haBuckets)}); err != nil {
+	if err := cluster.PatchLeaderElection(context.Background(), b.kube, map[string]string{"buckets": fmt.Sprint(haBuckets)}); err != nil {
 		return err
 	}
 	cluster.Stop(b.ctrl)
 	defer func() {
-		if err := b.leaderElection(map[string]string{"buckets": ""}); err != nil {
+		if err := cluster.PatchLeaderElection(context.Background(), b.kube, map[string]string{"buckets": ""}); err != nil {
 			log.Printf("config-leader-election: %v", err)
 		}
 	}()
@@ -144,13 +144,7 @@ func (b *bench) haSwitch(mode netcfg.RouteAddressMode, s haSetup) (haResult, err
 		return res, err
 	}
 	defer stopReplicas(rs)
-	if err := b.setMode(netcfg.RouteAddressModeExternalName); err != nil {
-		return res, err
-	}
-	if err := b.waitShape(netcfg.RouteAddressModeExternalName, gwIP); err != nil {
-		return res, err
-	}
-	if err := b.quiet(); err != nil {
+	if err := b.externalName(); err != nil {
 		return res, err
 	}
 	held, err := b.holders(rs, "routeaddress")
@@ -219,13 +213,7 @@ func (b *bench) failover(mode netcfg.RouteAddressMode) (haFailover, error) {
 		return f, err
 	}
 	defer stopReplicas(rs)
-	if err := b.setMode(netcfg.RouteAddressModeExternalName); err != nil {
-		return f, err
-	}
-	if err := b.waitShape(netcfg.RouteAddressModeExternalName, gwIP); err != nil {
-		return f, err
-	}
-	if err := b.quiet(); err != nil {
+	if err := b.externalName(); err != nil {
 		return f, err
 	}
 	held, err := b.holders(rs, "routeaddress")
@@ -279,6 +267,18 @@ func (b *bench) failover(mode netcfg.RouteAddressMode) (haFailover, error) {
 	log.Printf("failover: replica %d (%d routeaddress leases) killed with %d of %d names headless; leases taken %v after, every name converged %v after (lease %v)",
 		victim.i, held[victim.i], f.killedAt, 2*b.n, f.taken, f.took, lease)
 	return f, nil
+}
+
+// externalName switches to ExternalName and waits until every name has
+// that shape and the controllers are quiet.
+func (b *bench) externalName() error {
+	if err := b.setMode(netcfg.RouteAddressModeExternalName); err != nil {
+		return err
+	}
+	if err := b.waitShape(netcfg.RouteAddressModeExternalName, gwIP); err != nil {
+		return err
+	}
+	return b.quiet()
 }
 
 // startReplicas starts s's replicas with the bench's client limits and
@@ -464,27 +464,6 @@ func (b *bench) leaseRequests() (float64, error) {
 		}
 	}
 	return total, nil
-}
-
-// leaderElection merges data into config-leader-election ("" removes a key).
-func (b *bench) leaderElection(data map[string]string) error {
-	ctx := context.Background()
-	cm, err := b.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Get(ctx, "config-leader-election", metav1.GetOptions{})
-	if err != nil {
-		return err
-	}
-	if cm.Data == nil {
-		cm.Data = map[string]string{}
-	}
-	for k, v := range data {
-		if v == "" {
-			delete(cm.Data, k)
-		} else {
-			cm.Data[k] = v
-		}
-	}
-	_, err = b.kube.CoreV1().ConfigMaps(cluster.SystemNamespace).Update(ctx, cm, metav1.UpdateOptions{})
-	return err
 }
 
 // printHATable prints the ha row's table: each setup's switch and the

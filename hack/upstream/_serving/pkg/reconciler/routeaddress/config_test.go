@@ -17,7 +17,6 @@ limitations under the License.
 package routeaddress
 
 import (
-	"context"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -25,24 +24,13 @@ import (
 
 	logtesting "knative.dev/pkg/logging/testing"
 	"knative.dev/pkg/system"
+	_ "knative.dev/pkg/system/testing"
 	cfgmap "knative.dev/serving/pkg/apis/config"
 	"knative.dev/serving/pkg/gc"
 
 	netcfg "knative.dev/networking/pkg/config"
 	routecfg "knative.dev/serving/pkg/reconciler/route/config"
-	rt "knative.dev/serving/pkg/reconciler/routeaddress/testing"
 )
-
-// testStore hands each reconcile of a TableTest row the route reconciler's
-// test configuration with the row's route-address settings.
-type testStore struct{ network *netcfg.Config }
-
-func (s testStore) ToContext(ctx context.Context) context.Context {
-	c := rt.RouteConfig()
-	c.Network.RouteAddressMode = s.network.RouteAddressMode
-	c.Network.RouteAddressExternalNameFallback = s.network.RouteAddressExternalNameFallback
-	return routecfg.ToContext(ctx, c)
-}
 
 // configMaps are the ConfigMaps the config store watches, config-network
 // with data.

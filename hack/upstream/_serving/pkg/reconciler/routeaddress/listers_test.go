@@ -17,11 +17,27 @@ limitations under the License.
 package routeaddress
 
 import (
+	"context"
+
 	discoveryv1listers "k8s.io/client-go/listers/discovery/v1"
 
+	netcfg "knative.dev/networking/pkg/config"
+	routecfg "knative.dev/serving/pkg/reconciler/route/config"
+	rt "knative.dev/serving/pkg/reconciler/routeaddress/testing"
 	. "knative.dev/serving/pkg/reconciler/testing/v1"
 )
 
 func endpointSliceLister(l *Listers) discoveryv1listers.EndpointSliceLister {
 	return l.GetEndpointSliceLister()
+}
+
+// testStore hands each reconcile of a TableTest row the route reconciler's
+// test configuration with the row's route-address settings.
+type testStore struct{ network *netcfg.Config }
+
+func (s testStore) ToContext(ctx context.Context) context.Context {
+	c := rt.RouteConfig()
+	c.Network.RouteAddressMode = s.network.RouteAddressMode
+	c.Network.RouteAddressExternalNameFallback = s.network.RouteAddressExternalNameFallback
+	return routecfg.ToContext(ctx, c)
 }
