@@ -19,6 +19,7 @@ package routeaddress
 import (
 	"fmt"
 	"runtime"
+	"strconv"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -66,6 +67,8 @@ func TestReconcileForeignSlices(t *testing.T) {
 	h, tg := rt.RouteName, rt.TagService
 	converged := live(rt.HeadlessService(h), rt.Slice(h, ipv4, "10.0.0.7"), rt.HeadlessService(tg), rt.Slice(tg, ipv4, "10.0.0.7"))
 
+	reported := warning{ForeignEndpointSlice, `EndpointSlice "hello-forged" (managed by "endpointslice-controller.k8s.io") is labelled with Service "hello" of Route "hello" and adds 198.51.100.9 to its name while the Service is headless; it is not the Route's and is left alone`}.key()
+
 	table := TableTest{{
 		Name:    "a slice claiming the EndpointSlice controller serves the Route's name: reported, left alone",
 		Key:     key,
@@ -85,10 +88,9 @@ func TestReconcileForeignSlices(t *testing.T) {
 				`EndpointSlice "%s-x" (no managed-by label) is labelled with Service %q of Route "hello" and adds 198.51.100.11 to its name while the Service is headless; it is not the Route's and is left alone`, tg, tg),
 		},
 	}, {
-		Name: "already reported: nothing recorded again",
-		Key:  key,
-		Ctx: withWarned(withMode(es, on), warning{ForeignEndpointSlice,
-			`EndpointSlice "hello-forged" (managed by "endpointslice-controller.k8s.io") is labelled with Service "hello" of Route "hello" and adds 198.51.100.9 to its name while the Service is headless; it is not the Route's and is left alone`}.key()),
+		Name:    "already reported: nothing recorded again",
+		Key:     key,
+		Ctx:     withWarned(withMode(es, on), reported),
 		Objects: base(route, lbIP, append(converged, foreignSlice("hello-forged", h, sliceController, "198.51.100.9"))...),
 	}, {
 		Name:    "a slice of the EndpointSlice controller for another Service: not ours to report",
@@ -183,7 +185,7 @@ func BenchmarkForeignCache(b *testing.B) {
 		return &discoveryv1.EndpointSlice{
 			ObjectMeta: metav1.ObjectMeta{
 				Namespace: fmt.Sprintf("ns-%03d", i%100), Name: svc + "-x7k2p",
-				UID: k8stypes.UID(fmt.Sprintf("6f1c2d3e-0000-4000-8000-%012d", i)), ResourceVersion: fmt.Sprint(100000 + i),
+				UID: k8stypes.UID(fmt.Sprintf("6f1c2d3e-0000-4000-8000-%012d", i)), ResourceVersion: strconv.Itoa(100000 + i),
 				Labels: map[string]string{
 					discoveryv1.LabelServiceName: svc, discoveryv1.LabelManagedBy: sliceController,
 					"app": fmt.Sprintf("hello-%05d", i), "serving.knative.dev/configuration": "hello",
