@@ -438,6 +438,7 @@ func TestHADemotionMetrics(t *testing.T) {
 	needLocal(t)
 	setMode(t, netcfg.RouteAddressModeEndpointSlices, netcfg.RouteAddressFallbackEnabled)
 	enablePrometheus(t)
+	noRouteLeft(t) // the replicas count every Route of the cluster
 	ports, err := cluster.FreePorts(3)
 	if err != nil {
 		t.Fatal(err)

@@ -110,6 +110,22 @@ func patchConfigNetwork(t *testing.T, data map[string]string) {
 	}
 }
 
+// noRouteLeft waits until the Routes of earlier tests are gone with their
+// namespaces, for a test that counts every Route the controller reconciles.
+func noRouteLeft(t *testing.T) {
+	t.Helper()
+	eventuallyWithin(t, 2*time.Minute, "no Route left from other tests", func() error {
+		l, err := env.serving.ServingV1().Routes("").List(bg(), metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		if len(l.Items) > 0 {
+			return fmt.Errorf("%d Routes, the first %s/%s", len(l.Items), l.Items[0].Namespace, l.Items[0].Name)
+		}
+		return nil
+	})
+}
+
 var nsCounter int
 
 // namespace creates a fresh namespace, deleted when the test ends.

@@ -49,18 +49,7 @@ func TestMetricsFollowSwitch(t *testing.T) {
 	needLocal(t)
 	const routes, names = 150, 300
 	setMode(t, netcfg.RouteAddressModeExternalName, netcfg.RouteAddressFallbackEnabled)
-	// Routes of earlier tests go with their namespaces; the controller
-	// started below counts only the Routes it reconciles.
-	eventuallyWithin(t, 2*time.Minute, "no Route left from other tests", func() error {
-		l, err := env.serving.ServingV1().Routes("").List(bg(), metav1.ListOptions{})
-		if err != nil {
-			return err
-		}
-		if len(l.Items) > 0 {
-			return fmt.Errorf("%d Routes, the first %s/%s", len(l.Items), l.Items[0].Namespace, l.Items[0].Name)
-		}
-		return nil
-	})
+	noRouteLeft(t) // the controller started below counts every Route of the cluster
 	t.Cleanup(restartAfter(t))
 	endpoint := enablePrometheus(t)
 	stopController()
