@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -208,4 +209,34 @@ func waitEstablished(ctx context.Context, ext apiextensionsclient.Interface, nam
 		time.Sleep(100 * time.Millisecond)
 	}
 	return fmt.Errorf("CRD %s not established", name)
+}
+
+// leaderIdentity matches the line knative.dev/pkg's leader election logs
+// for each identity a controller takes part with.
+var leaderIdentity = regexp.MustCompile(`will run in leader-elected mode with id \\"([^\\"]+)\\"`)
+
+// LeaderIdentities are the leader-election identities a controller's log
+// names.
+func LeaderIdentities(log []byte) []string {
+	var ids []string
+	for _, m := range leaderIdentity.FindAllSubmatch(log, -1) {
+		ids = append(ids, string(m[1]))
+	}
+	return ids
+}
+
+// LeaseHolders maps each held Lease of the system namespace whose name
+// contains what to its holder's identity.
+func LeaseHolders(ctx context.Context, kube kubernetes.Interface, what string) (map[string]string, error) {
+	l, err := kube.CoordinationV1().Leases(SystemNamespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, lease := range l.Items {
+		if strings.Contains(lease.Name, what) && lease.Spec.HolderIdentity != nil && *lease.Spec.HolderIdentity != "" {
+			out[lease.Name] = *lease.Spec.HolderIdentity
+		}
+	}
+	return out, nil
 }

@@ -68,18 +68,13 @@ func (r *replica) alive() bool {
 // per reconciler.
 func (r *replica) identities(t *testing.T) []string {
 	t.Helper()
-	re := regexp.MustCompile(`will run in leader-elected mode with id \\"([^\\"]+)\\"`)
 	var ids []string
 	eventually(t, fmt.Sprintf("replica %d's leader-election identities", r.i), func() error {
 		b, err := os.ReadFile(r.log())
 		if err != nil {
 			return err
 		}
-		ids = nil
-		for _, m := range re.FindAllSubmatch(b[r.from:], -1) {
-			ids = append(ids, string(m[1]))
-		}
-		if len(ids) == 0 {
+		if ids = cluster.LeaderIdentities(b[r.from:]); len(ids) == 0 {
 			return fmt.Errorf("not logged yet")
 		}
 		return nil
@@ -397,15 +392,13 @@ func routeAddressHolders(t *testing.T, rs []*replica) map[string]*replica {
 			ids[id] = r
 		}
 	}
-	l, err := env.kube.CoordinationV1().Leases(cluster.SystemNamespace).List(bg(), metav1.ListOptions{})
+	hs, err := cluster.LeaseHolders(bg(), env.kube, "routeaddress")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]*replica{}
-	for _, lease := range l.Items {
-		if strings.Contains(lease.Name, "routeaddress") && lease.Spec.HolderIdentity != nil && *lease.Spec.HolderIdentity != "" {
-			out[lease.Name] = ids[*lease.Spec.HolderIdentity]
-		}
+	for lease, id := range hs {
+		out[lease] = ids[id]
 	}
 	return out
 }

@@ -20,10 +20,10 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -363,26 +363,22 @@ func (b *bench) leases(what string) int {
 // that it holds (by the identities its log names).
 func (b *bench) holders(rs []*replicaProc, what string) (map[int]int, error) {
 	ids := map[string]int{}
-	re := regexp.MustCompile(`will run in leader-elected mode with id \\"([^\\"]+)\\"`)
 	for _, r := range rs {
 		data, err := os.ReadFile(r.log(b.c))
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range re.FindAllSubmatch(data[min(r.from, int64(len(data))):], -1) {
-			ids[string(m[1])] = r.i
+		for _, id := range cluster.LeaderIdentities(data[min(r.from, int64(len(data))):]) {
+			ids[id] = r.i
 		}
 	}
-	l, err := b.kube.CoordinationV1().Leases(cluster.SystemNamespace).List(context.Background(), metav1.ListOptions{})
+	hs, err := cluster.LeaseHolders(context.Background(), b.kube, what)
 	if err != nil {
 		return nil, err
 	}
 	out := map[int]int{}
-	for _, lease := range l.Items {
-		if !strings.Contains(lease.Name, what) || !strings.HasSuffix(lease.Name, haSuffix) || lease.Spec.HolderIdentity == nil {
-			continue
-		}
-		if i, ok := ids[*lease.Spec.HolderIdentity]; ok {
+	for lease, id := range hs {
+		if i, ok := ids[id]; ok && strings.HasSuffix(lease, haSuffix) {
 			out[i]++
 		}
 	}
@@ -400,10 +396,8 @@ func sum(m map[int]int) int {
 // describeHolders is "0:4" or "0:2 1:1 2:1": replica and leases held.
 func describeHolders(h map[int]int) string {
 	var parts []string
-	for i := range 3 {
-		if h[i] > 0 {
-			parts = append(parts, fmt.Sprintf("%d:%d", i, h[i]))
-		}
+	for _, i := range slices.Sorted(maps.Keys(h)) {
+		parts = append(parts, fmt.Sprintf("%d:%d", i, h[i]))
 	}
 	return strings.Join(parts, " ")
 }
