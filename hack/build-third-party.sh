@@ -113,6 +113,9 @@ package tools
 import (
 	_ "k8s.io/kubernetes/cmd/kube-apiserver"
 	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kube-proxy"
+	_ "k8s.io/kubernetes/cmd/kube-scheduler"
+	_ "k8s.io/kubernetes/cmd/kubelet"
 )
 GO
   (cd "${dir}" && go mod tidy)
@@ -178,6 +181,25 @@ ingresses() {
   fi
 }
 
+# The node (test/cluster/node.go): kubelet, kube-proxy and kube-scheduler
+# from the control plane's Kubernetes module, and the Debian packages that
+# run pods (containerd, runc, the CNI plugins, iptables, conntrack),
+# installed when missing.
+node() {
+  build kubernetes "${BIN_DIR}/kubernetes-${K8S_VERSION}" "${k8s_ldflags}" \
+    kubelet=k8s.io/kubernetes/cmd/kubelet \
+    kube-proxy=k8s.io/kubernetes/cmd/kube-proxy \
+    kube-scheduler=k8s.io/kubernetes/cmd/kube-scheduler
+  local pkgs=(containerd runc containernetworking-plugins iptables conntrack) missing=()
+  for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "${p}" 2>/dev/null | grep -q "install ok installed" || missing+=("${p}")
+  done
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "installing Debian packages: ${missing[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
 groups=("$@")
 [[ $# -gt 0 ]] || groups=(control-plane ingresses)
 for group in "${groups[@]}"; do
@@ -185,8 +207,9 @@ for group in "${groups[@]}"; do
     control-plane) control_plane ;;
     ingresses) ingresses ;;
     skipper) skipper ;;
+    node) node ;;
     *)
-      echo "unknown group ${group}: want control-plane, ingresses or skipper" >&2
+      echo "unknown group ${group}: want control-plane, ingresses, skipper or node" >&2
       exit 2
       ;;
   esac

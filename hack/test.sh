@@ -17,12 +17,15 @@
 # The project's test command (README.md): vets and runs every unit test,
 # runs the mutation check on the routeaddress tree,
 # verifies the serving patch series against pkg, networking and serving,
-# then the e2e conformance suite on a local control plane.
+# then the e2e conformance suite on a local control plane, and the node
+# suite on a real node beside it (test/cluster/node.go: containerd,
+# kubelet, kube-proxy; pods).
 #
 # The third-party programs the e2e suite runs (hack/build-third-party.sh)
 # build in the background from the start, at a lower priority, so that
 # they use the CPU the steps before the e2e suite leave idle: first the
-# control plane's, then the ingresses'. The suite starts once the control
+# control plane's, then the ingresses', then the node's (and the Debian
+# packages it runs on). The suite starts once the control
 # plane's are built, all of it but TestSkipper, TestContour and
 # TestEnvoyGateway, which run once the ingresses are built, the first two
 # against a control plane of their own, the third against another. Each
@@ -79,10 +82,15 @@ CONTROL_PLANE=$!
   build_third_party ingresses
 } &
 INGRESSES=$!
+{
+  until [[ -f "${LOGS}/third-party-ingresses.seconds" ]]; do sleep 2; done
+  build_third_party node
+} &
+NODE=$!
 
 # vet the e2e suite too: a test file without the e2e build tag that uses
 # the suite's helpers compiles only with the tag.
-vet() { go vet ./... && go vet -tags e2e ./...; }
+vet() { go vet ./... && go vet -tags e2e ./... && go vet -tags e2e,node ./test/...; }
 step "go vet" vet
 step "unit tests" go test -count=1 ./...
 step "mutation check (hack/mutation.sh)" ./hack/mutation.sh
@@ -106,7 +114,7 @@ e2e() {
   local log="$1"
   shift
   SERVING_TREE="${REPO_ROOT_DIR}/.cache/upstream/verify/serving" \
-    go test -count=1 -tags e2e -timeout 30m -v "$@" ./test/conformance/ 2>&1 | tee "${LOGS}/${log}" |
+    go test -count=1 -tags "${E2E_TAGS:-e2e}" -timeout 30m -v "$@" ./test/conformance/ 2>&1 | tee "${LOGS}/${log}" |
     grep -E '^(=== RUN|--- |    --- |\s+\w+_test\.go:|ok|FAIL|PASS|local)'
   return "${PIPESTATUS[0]}"
 }
@@ -118,3 +126,8 @@ step "e2e: Skipper and Contour" e2e e2e-ingresses.log -run '^(TestSkipper|TestCo
 # Its own control plane: Envoy Gateway's Gateway API CRDs (v1.6) are not
 # Contour's (v1.3), and a CRD is created once per control plane.
 step "e2e: Envoy Gateway" e2e e2e-envoy-gateway.log -run '^TestEnvoyGateway$'
+step "wait for the node's programs (kubelet, kube-proxy, kube-scheduler, containerd)" built node "${NODE}"
+# The node suite (build tag node): its tests start a node beside the control
+# plane (root; the Debian packages installed by the build above).
+node_e2e() { E2E_TAGS=e2e,node e2e e2e-node.log -run '^TestNode'; }
+step "e2e: the node (pods, kube-proxy)" node_e2e

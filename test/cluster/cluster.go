@@ -78,7 +78,7 @@ func BinDir() string {
 // Binary returns the path of a built program.
 func Binary(name string) string {
 	switch name {
-	case "kube-apiserver", "kube-controller-manager":
+	case "kube-apiserver", "kube-controller-manager", "kubelet", "kube-proxy", "kube-scheduler":
 		return filepath.Join(BinDir(), "kubernetes-"+KubernetesVersion(), name)
 	case "etcd":
 		return filepath.Join(BinDir(), "etcd-"+EtcdVersion, name)

@@ -1,4 +1,4 @@
-// Builds kube-apiserver and kube-controller-manager for the e2e tests.
+// Builds kube-apiserver and kube-controller-manager for the e2e tests, and kubelet, kube-proxy and kube-scheduler for the node.
 // k8s.io/kubernetes points its staging modules at ./staging, which a module
 // dependency cannot see, so each gets a replace at the matching v0.34.2.
 module knative.dev/route-address/third_party/kubernetes

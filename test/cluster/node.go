@@ -1,0 +1,449 @@
+/*
+Copyright 2026 The Knative Authors
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cluster
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/google/go-containerregistry/pkg/registry"
+	corev1 "k8s.io/api/core/v1"
+	apierrs "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// The node: one kubelet beside the local control plane, running pods with
+// containerd and runc (Debian's packages), connected by the CNI bridge
+// plugin (Debian's containernetworking-plugins) on PodCIDR, with
+// kube-proxy in iptables mode and kube-scheduler, both built from the
+// Kubernetes module the control plane is built from. Images come from a
+// registry served by the test process on loopback (go-containerregistry's),
+// which containerd pulls from over plain HTTP. Pods resolve names through a
+// CoreDNS of their own on the bridge's address, serving the cluster's zone
+// as the control plane's does.
+const (
+	// NodeName is the node's name.
+	NodeName = "ra-node"
+	// PodCIDR is the pods' network; the bridge holds its first address.
+	PodCIDR    = "10.244.0.0/24"
+	podGateway = "10.244.0.1"
+	nodeBridge = "ra-node0"
+	// nodeControllers are the controllers kube-controller-manager adds for
+	// pods: EndpointSlices of Services with a selector (kube-proxy's input),
+	// Deployments, and the node's lifecycle (it lifts the not-ready taint a
+	// new Node is created with, or nothing is scheduled).
+	nodeControllers = ",endpointslice-controller,deployment-controller,replicaset-controller,node-lifecycle-controller"
+)
+
+// NodePackages are the Debian packages the node runs on.
+var NodePackages = []string{"containerd", "runc", "containernetworking-plugins", "iptables", "conntrack"}
+
+// Node is a running node; Close removes everything StartNode made.
+type Node struct {
+	// Registry is the image registry's host:port, which pods name images by.
+	Registry string
+	// DNS is the pods' nameserver.
+	DNS string
+
+	c        *Cluster
+	dir, run string
+	procs    []*exec.Cmd
+	reg      *http.Server
+	// netns are the network namespaces that existed before, left alone;
+	// rules are iptables-save's and ip6tables-save's output before, put
+	// back (kubelet, kube-proxy and the CNI plugin add chains and rules).
+	netns []string
+	rules map[string][]byte
+	// shims is set when /run/containerd, where containerd's shims put
+	// their sockets whatever its state directory, did not exist before.
+	shims bool
+}
+
+// StartNode starts the node and waits until it is Ready. It needs root.
+func StartNode(ctx context.Context, c *Cluster) (n *Node, err error) {
+	if os.Geteuid() != 0 {
+		return nil, errors.New("a node needs root")
+	}
+	var missing []string
+	for _, b := range []string{"containerd", "runc", "iptables", "conntrack", "/usr/lib/cni/bridge"} {
+		if _, err := exec.LookPath(b); err != nil {
+			missing = append(missing, b)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%s not installed: apt-get install %s", strings.Join(missing, ", "), strings.Join(NodePackages, " "))
+	}
+	for _, b := range []string{"kubelet", "kube-proxy", "kube-scheduler"} {
+		if _, err := os.Stat(Binary(b)); err != nil {
+			return nil, fmt.Errorf("%s is not built (%w): run hack/build-third-party.sh node", b, err)
+		}
+	}
+	n = &Node{c: c, dir: filepath.Join(c.Dir, "node"), run: fmt.Sprintf("/run/ra-node-%d", os.Getpid()), DNS: podGateway}
+	n.netns, _ = filepath.Glob("/var/run/netns/*")
+	if _, err := os.Stat("/run/containerd"); errors.Is(err, os.ErrNotExist) {
+		n.shims = true
+	}
+	n.rules = map[string][]byte{}
+	for _, save := range []string{"iptables-save", "ip6tables-save"} {
+		out, err := exec.CommandContext(ctx, save).Output()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", save, err)
+		}
+		n.rules[strings.TrimSuffix(save, "-save")+"-restore"] = out
+	}
+	defer func() {
+		if err != nil {
+			n.Close()
+		}
+	}()
+	for _, d := range []string{n.dir, n.run, filepath.Join(n.dir, "cni")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return n, err
+		}
+	}
+	if err := n.serveRegistry(); err != nil {
+		return n, err
+	}
+	if err := n.bridge(ctx); err != nil {
+		return n, err
+	}
+	pause, err := n.Image(ctx, "pause", "knative.dev/route-address/test/cmd/pause")
+	if err != nil {
+		return n, err
+	}
+	if err := n.write("cni/10-ra-node.conflist", fmt.Sprintf(cniTmpl, nodeBridge, PodCIDR, podGateway, filepath.Join(n.dir, "ipam"))); err != nil {
+		return n, err
+	}
+	if err := n.write("containerd.toml", fmt.Sprintf(containerdTmpl, filepath.Join(n.dir, "containerd"), n.run, n.run, pause, n.run, filepath.Join(n.dir, "cni"), n.Registry, n.Registry)); err != nil {
+		return n, err
+	}
+	if err := n.start("containerd", "containerd", "--config", filepath.Join(n.dir, "containerd.toml")); err != nil {
+		return n, err
+	}
+	if err := waitFile(ctx, filepath.Join(n.run, "containerd.sock"), 30*time.Second); err != nil {
+		return n, fmt.Errorf("containerd did not start: %w (see %s)", err, filepath.Join(n.dir, "containerd.log"))
+	}
+	if err := c.RestartControllerManager(KubeControllerManagerControllers + nodeControllers); err != nil {
+		return n, err
+	}
+	if err := n.write("kubelet.yaml", fmt.Sprintf(kubeletTmpl, n.run, podGateway, PodCIDR)); err != nil {
+		return n, err
+	}
+	if err := n.start("kubelet", Binary("kubelet"), "--config", filepath.Join(n.dir, "kubelet.yaml"),
+		"--kubeconfig", c.Kubeconfig, "--root-dir", filepath.Join(n.dir, "kubelet"),
+		"--cert-dir", filepath.Join(n.dir, "kubelet-pki"), "--hostname-override", NodeName, "--v", "0"); err != nil {
+		return n, err
+	}
+	if err := n.write("kube-proxy.yaml", fmt.Sprintf(kubeProxyTmpl, PodCIDR, NodeName, c.Kubeconfig)); err != nil {
+		return n, err
+	}
+	if err := n.start("kube-proxy", Binary("kube-proxy"), "--config", filepath.Join(n.dir, "kube-proxy.yaml")); err != nil {
+		return n, err
+	}
+	if err := n.start("kube-scheduler", Binary("kube-scheduler"), "--kubeconfig", c.Kubeconfig,
+		"--authentication-kubeconfig", c.Kubeconfig, "--authorization-kubeconfig", c.Kubeconfig,
+		"--leader-elect=false", "--secure-port=0"); err != nil {
+		return n, err
+	}
+	if err := n.write("Corefile", fmt.Sprintf(podCorefileTmpl, podGateway, c.Kubeconfig)); err != nil {
+		return n, err
+	}
+	if err := n.start("coredns", Binary("coredns"), "-conf", filepath.Join(n.dir, "Corefile")); err != nil {
+		return n, err
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		node, err := c.Client.CoreV1().Nodes().Get(ctx, NodeName, metav1.GetOptions{})
+		if err == nil && slices.ContainsFunc(node.Status.Conditions, func(c corev1.NodeCondition) bool {
+			return c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue
+		}) {
+			return n, nil
+		}
+		if time.Now().After(deadline) {
+			return n, fmt.Errorf("node %s not Ready after 2 minutes (%v; see %s)", NodeName, err, filepath.Join(n.dir, "kubelet.log"))
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// serveRegistry serves an image registry on a free loopback port.
+func (n *Node) serveRegistry() error {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	n.Registry = l.Addr().String()
+	n.reg = &http.Server{Handler: registry.New(registry.Logger(log.New(io.Discard, "", 0))), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = n.reg.Serve(l) }()
+	return nil
+}
+
+// bridge makes the pods' bridge with its address, so that the pods'
+// CoreDNS can listen there before the first pod (the CNI plugin finds it).
+func (n *Node) bridge(ctx context.Context) error {
+	for _, s := range [][]string{
+		{"ip", "link", "add", nodeBridge, "type", "bridge"},
+		{"ip", "addr", "add", podGateway + "/24", "dev", nodeBridge},
+		{"ip", "link", "set", nodeBridge, "up"},
+		{"sysctl", "-qw", "net.ipv4.ip_forward=1", "net.bridge.bridge-nf-call-iptables=1"},
+	} {
+		if out, err := exec.CommandContext(ctx, s[0], s[1:]...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %w: %s", strings.Join(s, " "), err, out)
+		}
+	}
+	return nil
+}
+
+func (n *Node) write(name, data string) error {
+	return os.WriteFile(filepath.Join(n.dir, name), []byte(data), 0o644)
+}
+
+func (n *Node) start(name, bin string, args ...string) error {
+	cmd, err := Run(filepath.Join(n.dir, name+".log"), nil, bin, args...)
+	if err != nil {
+		return fmt.Errorf("failed to start %s: %w", name, err)
+	}
+	n.procs = append(n.procs, cmd)
+	return nil
+}
+
+// Close deletes the node's pods and the Node, stops its programs and
+// removes what they left: containers and their shims, mounts, network
+// namespaces, the bridge, kube-proxy's iptables rules, cgroups and files.
+func (n *Node) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if n.c.Client != nil {
+		pods, err := n.c.Client.CoreV1().Pods("").List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName=" + NodeName})
+		if err == nil {
+			for _, p := range pods.Items {
+				_ = n.c.Client.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
+			}
+		}
+		if err := n.c.Client.CoreV1().Nodes().Delete(ctx, NodeName, metav1.DeleteOptions{}); err != nil && !apierrs.IsNotFound(err) {
+			fmt.Fprintf(os.Stderr, "deleting node %s: %v\n", NodeName, err)
+		}
+	}
+	ctr := func(args ...string) string {
+		out, _ := exec.CommandContext(ctx, "ctr", append([]string{"-a", filepath.Join(n.run, "containerd.sock"), "-n", "k8s.io"}, args...)...).Output()
+		return string(out)
+	}
+	for i := len(n.procs) - 1; i >= 0; i-- {
+		if filepath.Base(n.procs[i].Path) == "containerd" {
+			// Its containers first, while it runs.
+			for _, id := range strings.Fields(ctr("tasks", "ls", "-q")) {
+				ctr("tasks", "kill", "-s", "SIGKILL", id)
+				ctr("tasks", "delete", "-f", id)
+			}
+		}
+		stop(n.procs[i])
+	}
+	n.procs = nil
+	// Shims outlive containerd by design.
+	if procs, err := filepath.Glob("/proc/[0-9]*/cmdline"); err == nil {
+		for _, p := range procs {
+			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), n.run) {
+				var pid int
+				if _, err := fmt.Sscanf(p, "/proc/%d/cmdline", &pid); err == nil && pid != os.Getpid() {
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+		}
+	}
+	unmountUnder(n.dir, n.run)
+	if created, err := filepath.Glob("/var/run/netns/cni-*"); err == nil {
+		for _, ns := range created {
+			if !slices.Contains(n.netns, ns) {
+				_ = syscall.Unmount(ns, syscall.MNT_DETACH)
+				_ = os.Remove(ns)
+			}
+		}
+	}
+	_ = exec.Command("ip", "link", "del", nodeBridge).Run()
+	for restore, rules := range n.rules {
+		cmd := exec.Command(restore)
+		cmd.Stdin = bytes.NewReader(rules)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v: %s\n", restore, err, out)
+		}
+	}
+	removeCgroups("kubepods")
+	if n.reg != nil {
+		_ = n.reg.Close()
+	}
+	_ = os.RemoveAll(n.run)
+	if n.shims {
+		_ = os.RemoveAll("/run/containerd")
+	}
+}
+
+// unmountUnder detaches every mount below the given directories, deepest
+// first.
+func unmountUnder(dirs ...string) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return
+	}
+	var points []string
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		fields := strings.Fields(s.Text())
+		if len(fields) > 4 && slices.ContainsFunc(dirs, func(d string) bool { return strings.HasPrefix(fields[4], d+"/") }) {
+			points = append(points, fields[4])
+		}
+	}
+	f.Close()
+	slices.SortFunc(points, func(a, b string) int { return len(b) - len(a) })
+	for _, p := range points {
+		_ = syscall.Unmount(p, syscall.MNT_DETACH)
+	}
+}
+
+// removeCgroups removes the cgroup named under every v1 hierarchy, its
+// children first.
+func removeCgroups(name string) {
+	roots, _ := filepath.Glob("/sys/fs/cgroup/*/" + name)
+	for _, root := range roots {
+		var dirs []string
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				dirs = append(dirs, p)
+			}
+			return nil
+		})
+		for _, d := range slices.Backward(dirs) {
+			_ = os.Remove(d)
+		}
+	}
+}
+
+func waitFile(ctx context.Context, path string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: %w", path, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// cniTmpl: the bridge, its address the pods' default route (ClusterIPs are
+// reached through it, kube-proxy's rules rewriting them on the host), no
+// masquerade (pods talk only to the host and to each other).
+const cniTmpl = `{
+  "cniVersion": "0.4.0",
+  "name": "ra-node",
+  "plugins": [
+    {"type": "bridge", "bridge": %q, "isGateway": true, "hairpinMode": true,
+     "ipam": {"type": "host-local", "ranges": [[{"subnet": %q, "gateway": %q}]], "routes": [{"dst": "0.0.0.0/0"}], "dataDir": %q}},
+    {"type": "loopback"}
+  ]
+}
+`
+
+// containerdTmpl: its own root, state, socket and runc root; restrict_oom_score_adj
+// because this machine refuses a process a lower oom_score_adj than its
+// own (no CAP_SYS_RESOURCE), which kubelet asks for the pods' sandboxes.
+const containerdTmpl = `version = 2
+root = %q
+state = "%s/containerd"
+[grpc]
+  address = "%s/containerd.sock"
+[plugins."io.containerd.grpc.v1.cri"]
+  restrict_oom_score_adj = true
+  sandbox_image = %q
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        Root = "%s/runc"
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = %q
+  [plugins."io.containerd.grpc.v1.cri".registry.mirrors.%q]
+    endpoint = ["http://%s"]
+`
+
+// kubeletTmpl: cgroup v1 through cgroupfs; no authentication of the
+// apiserver's requests (loopback only); no eviction or image GC (a test
+// host's disk is not the pods' business).
+const kubeletTmpl = `apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+cgroupDriver: cgroupfs
+containerRuntimeEndpoint: unix://%s/containerd.sock
+failSwapOn: false
+authentication:
+  anonymous: {enabled: true}
+  webhook: {enabled: false}
+authorization: {mode: AlwaysAllow}
+clusterDomain: cluster.local
+clusterDNS: [%s]
+resolvConf: ""
+readOnlyPort: 0
+healthzPort: 0
+hairpinMode: hairpin-veth
+serializeImagePulls: false
+evictionHard: {}
+imageGCHighThresholdPercent: 100
+imageGCLowThresholdPercent: 99
+podCIDR: %s
+localStorageCapacityIsolation: false
+`
+
+const kubeProxyTmpl = `apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+mode: iptables
+clusterCIDR: %s
+hostnameOverride: %s
+clientConnection: {kubeconfig: %s}
+conntrack: {maxPerCore: 0}
+metricsBindAddress: 127.0.0.1:10249
+healthzBindAddress: ""
+nodePortAddresses: [primary]
+`
+
+const podCorefileTmpl = `cluster.local:53 {
+    bind %s
+    errors
+    kubernetes cluster.local {
+        kubeconfig %s admin
+        pods disabled
+        ttl 5
+    }
+}
+`
