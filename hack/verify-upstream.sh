@@ -86,12 +86,13 @@ fresh "${SERVING}"
 (cd "${NETWORKING}" && go list -m all) > "${OUT}/verify/networking.modules.before"
 (cd "${SERVING}" && GOFLAGS=-mod=mod go list -m all) > "${OUT}/verify/serving.modules.before"
 
-echo "=== pkg: apply each patch; build, vet and test ./controller/... (with -race)"
+echo "=== pkg: apply each patch; build, vet and test the packages they change (with -race)"
 for p in "${PATCHES}"/pkg/*.patch; do
   git_ -C "${PKG}" am -q "$p"
   echo "applied: pkg/$(basename "$p")"
 done
-(cd "${PKG}" && go build ./controller/... && go vet ./controller/... && go test -count=1 -race ./controller/...)
+PKG_PKGS=(./controller/... ./injection/sharedmain/...)
+(cd "${PKG}" && go build "${PKG_PKGS[@]}" && go vet "${PKG_PKGS[@]}" && go test -count=1 -race "${PKG_PKGS[@]}")
 
 echo "=== networking: apply and build each patch"
 for p in "${PATCHES}"/networking/*.patch; do
