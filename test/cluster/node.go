@@ -82,6 +82,8 @@ type Node struct {
 	// back (kubelet, kube-proxy and the CNI plugin add chains and rules).
 	netns []string
 	rules map[string][]byte
+	// sysctls are the kernel settings changed, with their values before.
+	sysctls map[string]string
 	// shims is set when /run/containerd, where containerd's shims put
 	// their sockets whatever its state directory, did not exist before.
 	shims bool
@@ -213,10 +215,22 @@ func (n *Node) bridge(ctx context.Context) error {
 		{"ip", "link", "add", nodeBridge, "type", "bridge"},
 		{"ip", "addr", "add", podGateway + "/24", "dev", nodeBridge},
 		{"ip", "link", "set", nodeBridge, "up"},
-		{"sysctl", "-qw", "net.ipv4.ip_forward=1", "net.bridge.bridge-nf-call-iptables=1"},
 	} {
 		if out, err := exec.CommandContext(ctx, s[0], s[1:]...).CombinedOutput(); err != nil {
 			return fmt.Errorf("%s: %w: %s", strings.Join(s, " "), err, out)
+		}
+	}
+	// Forwarding between the bridge and the host, and the bridge's traffic
+	// through iptables (kube-proxy's rules), put back as they were by Close.
+	n.sysctls = map[string]string{}
+	for _, k := range []string{"/proc/sys/net/ipv4/ip_forward", "/proc/sys/net/bridge/bridge-nf-call-iptables"} {
+		old, err := os.ReadFile(k)
+		if err != nil {
+			return fmt.Errorf("%w (the bridge's netfilter: the br_netfilter module)", err)
+		}
+		n.sysctls[k] = string(old)
+		if err := os.WriteFile(k, []byte("1"), 0o644); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -237,7 +251,8 @@ func (n *Node) start(name, bin string, args ...string) error {
 
 // Close deletes the node's pods and the Node, stops its programs and
 // removes what they left: containers and their shims, mounts, network
-// namespaces, the bridge, kube-proxy's iptables rules, cgroups and files.
+// namespaces, the bridge, the iptables rules of kubelet, kube-proxy and the
+// CNI plugin, cgroups and files; and sets the kernel settings back.
 func (n *Node) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -302,6 +317,9 @@ func (n *Node) Close() {
 	_ = os.RemoveAll(n.run)
 	if n.shims {
 		_ = os.RemoveAll("/run/containerd")
+	}
+	for k, v := range n.sysctls {
+		_ = os.WriteFile(k, []byte(v), 0o644)
 	}
 }
 
