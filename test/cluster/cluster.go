@@ -310,11 +310,17 @@ func (c *Cluster) Pid(base string) int {
 
 // run starts a program in its own process group, logging to dir/name.log.
 func (c *Cluster) run(name, bin string, args ...string) error {
-	cmd, err := Run(filepath.Join(c.Dir, name+".log"), nil, bin, args...)
+	return runInto(&c.procs, c.Dir, name, bin, args...)
+}
+
+// runInto starts a program with Run, logging to dir/name.log, and adds it
+// to procs.
+func runInto(procs *[]*exec.Cmd, dir, name, bin string, args ...string) error {
+	cmd, err := Run(filepath.Join(dir, name+".log"), nil, bin, args...)
 	if err != nil {
 		return fmt.Errorf("failed to start %s: %w", name, err)
 	}
-	c.procs = append(c.procs, cmd)
+	*procs = append(*procs, cmd)
 	return nil
 }
 

@@ -241,12 +241,7 @@ func (n *Node) write(name, data string) error {
 }
 
 func (n *Node) start(name, bin string, args ...string) error {
-	cmd, err := Run(filepath.Join(n.dir, name+".log"), nil, bin, args...)
-	if err != nil {
-		return fmt.Errorf("failed to start %s: %w", name, err)
-	}
-	n.procs = append(n.procs, cmd)
-	return nil
+	return runInto(&n.procs, n.dir, name, bin, args...)
 }
 
 // Close deletes the node's pods and the Node, stops its programs and
