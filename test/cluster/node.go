@@ -84,6 +84,8 @@ type Node struct {
 	rules map[string][]byte
 	// sysctls are the kernel settings changed, with their values before.
 	sysctls map[string]string
+	// kcm is set once kube-controller-manager runs the node's controllers.
+	kcm bool
 	// shims is set when /run/containerd, where containerd's shims put
 	// their sockets whatever its state directory, did not exist before.
 	shims bool
@@ -156,6 +158,7 @@ func StartNode(ctx context.Context, c *Cluster) (n *Node, err error) {
 	if err := c.RestartControllerManager(KubeControllerManagerControllers + nodeControllers); err != nil {
 		return n, err
 	}
+	n.kcm = true
 	if err := n.write("kubelet.yaml", fmt.Sprintf(kubeletTmpl, n.run, podGateway, PodCIDR)); err != nil {
 		return n, err
 	}
@@ -260,6 +263,13 @@ func (n *Node) Close() {
 		}
 		if err := n.c.Client.CoreV1().Nodes().Delete(ctx, NodeName, metav1.DeleteOptions{}); err != nil && !apierrs.IsNotFound(err) {
 			fmt.Fprintf(os.Stderr, "deleting node %s: %v\n", NodeName, err)
+		}
+	}
+	// kube-controller-manager back to the control plane's controllers, for
+	// the tests that follow.
+	if n.kcm {
+		if err := n.c.RestartControllerManager(KubeControllerManagerControllers); err != nil {
+			fmt.Fprintf(os.Stderr, "kube-controller-manager: %v\n", err)
 		}
 	}
 	ctr := func(args ...string) string {
