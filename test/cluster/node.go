@@ -38,6 +38,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // The node: one kubelet beside the local control plane, running pods with
@@ -152,7 +153,10 @@ func StartNode(ctx context.Context, c *Cluster) (n *Node, err error) {
 	if err := n.start("containerd", "containerd", "--config", filepath.Join(n.dir, "containerd.toml")); err != nil {
 		return n, err
 	}
-	if err := waitFile(ctx, filepath.Join(n.run, "containerd.sock"), 30*time.Second); err != nil {
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		_, err := os.Stat(filepath.Join(n.run, "containerd.sock"))
+		return err == nil, nil
+	}); err != nil {
 		return n, fmt.Errorf("containerd did not start: %w (see %s)", err, filepath.Join(n.dir, "containerd.log"))
 	}
 	if err := c.RestartControllerManager(KubeControllerManagerControllers + nodeControllers); err != nil {
@@ -184,19 +188,17 @@ func StartNode(ctx context.Context, c *Cluster) (n *Node, err error) {
 	if err := n.start("coredns", Binary("coredns"), "-conf", filepath.Join(n.dir, "Corefile")); err != nil {
 		return n, err
 	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	var getErr error
+	if err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
 		node, err := c.Client.CoreV1().Nodes().Get(ctx, NodeName, metav1.GetOptions{})
-		if err == nil && slices.ContainsFunc(node.Status.Conditions, func(c corev1.NodeCondition) bool {
+		getErr = err
+		return err == nil && slices.ContainsFunc(node.Status.Conditions, func(c corev1.NodeCondition) bool {
 			return c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue
-		}) {
-			return n, nil
-		}
-		if time.Now().After(deadline) {
-			return n, fmt.Errorf("node %s not Ready after 2 minutes (%v; see %s)", NodeName, err, filepath.Join(n.dir, "kubelet.log"))
-		}
-		time.Sleep(time.Second)
+		}), nil
+	}); err != nil {
+		return n, fmt.Errorf("node %s not Ready after 2 minutes (%v; see %s)", NodeName, getErr, filepath.Join(n.dir, "kubelet.log"))
 	}
+	return n, nil
 }
 
 // serveRegistry serves an image registry on a free loopback port.
@@ -254,16 +256,14 @@ func (n *Node) start(name, bin string, args ...string) error {
 func (n *Node) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if n.c.Client != nil {
-		pods, err := n.c.Client.CoreV1().Pods("").List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName=" + NodeName})
-		if err == nil {
-			for _, p := range pods.Items {
-				_ = n.c.Client.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
-			}
+	pods, err := n.c.Client.CoreV1().Pods("").List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName=" + NodeName})
+	if err == nil {
+		for _, p := range pods.Items {
+			_ = n.c.Client.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
 		}
-		if err := n.c.Client.CoreV1().Nodes().Delete(ctx, NodeName, metav1.DeleteOptions{}); err != nil && !apierrs.IsNotFound(err) {
-			fmt.Fprintf(os.Stderr, "deleting node %s: %v\n", NodeName, err)
-		}
+	}
+	if err := n.c.Client.CoreV1().Nodes().Delete(ctx, NodeName, metav1.DeleteOptions{}); err != nil && !apierrs.IsNotFound(err) {
+		fmt.Fprintf(os.Stderr, "deleting node %s: %v\n", NodeName, err)
 	}
 	// kube-controller-manager back to the control plane's controllers, for
 	// the tests that follow.
@@ -364,21 +364,6 @@ func removeCgroups(name string) {
 		})
 		for _, d := range slices.Backward(dirs) {
 			_ = os.Remove(d)
-		}
-	}
-}
-
-func waitFile(ctx context.Context, path string, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%s: %w", path, ctx.Err())
-		case <-time.After(100 * time.Millisecond):
 		}
 	}
 }
