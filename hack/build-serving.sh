@@ -29,11 +29,15 @@
 #
 # Usage: hack/build-serving.sh OUT
 #        hack/build-serving.sh --images OUT
+#        hack/build-serving.sh --core OUT
 # With --images, builds no binary here: ko (from the module proxy, built once
 # into ~/.cache/route-address/tools) builds serving's cmd/controller and
 # cmd/webhook in that tree, pushes their images to KO_DOCKER_REPO, and writes
 # OUT/controller.yaml and OUT/webhook.yaml, the patches of serving's
 # Deployments that install them (config/*-patch.yaml resolved).
+# With --core, the same for all of serving's config/core in that tree:
+# OUT/serving-core.yaml, what an install from that tree applies, every image
+# (controller, webhook, activator, autoscaler, queue) built and pushed.
 # BUILD_SERVING_REPLACE="MODULE=DIR …" builds with those modules replaced too.
 # With SERVING_TREE set, builds in that serving tree as it is instead: one the
 # series was applied to and that builds as it stands (verify-upstream.sh's,
@@ -45,17 +49,17 @@ set -o nounset
 set -o pipefail
 
 REPO_ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
-IMAGES=0
-if [[ "${1:-}" == --images ]]; then
-  IMAGES=1
+IMAGES=""
+if [[ "${1:-}" == --images || "${1:-}" == --core ]]; then
+  IMAGES="$1"
   shift
 fi
 if [[ $# != 1 ]]; then
-  echo "usage: $0 [--images] OUT" >&2
+  echo "usage: $0 [--images|--core] OUT" >&2
   exit 2
 fi
-if [[ ${IMAGES} == 1 && -z "${KO_DOCKER_REPO:-}" ]]; then
-  echo "$0 --images: set KO_DOCKER_REPO to the registry ko pushes the images to" >&2
+if [[ -n "${IMAGES}" && -z "${KO_DOCKER_REPO:-}" ]]; then
+  echo "$0 ${IMAGES}: set KO_DOCKER_REPO to the registry ko pushes the images to" >&2
   exit 2
 fi
 BIN="$(mkdir -p "$1" && cd "$1" && pwd)"
@@ -87,11 +91,16 @@ else
   done
 fi
 trap 'rm -rf "${MODS}" "${TREE}/test/_replica"' EXIT
-if [[ ${IMAGES} == 1 ]]; then
+if [[ -n "${IMAGES}" ]]; then
   KO_VERSION=v0.19.1
   TOOLS="${XDG_CACHE_HOME:-${HOME}/.cache}/route-address/tools/ko-${KO_VERSION}"
   if [[ ! -x "${TOOLS}/ko" ]]; then
     GOFLAGS=-mod=mod GOBIN="${TOOLS}" go install "github.com/google/ko@${KO_VERSION}"
+  fi
+  if [[ "${IMAGES}" == --core ]]; then
+    (cd "${TREE}" && GOFLAGS="-mod=mod ${MODFILE[*]}" "${TOOLS}/ko" resolve --insecure-registry -R -f config/core) >"${BIN}/serving-core.yaml"
+    echo "wrote ${BIN}/serving-core.yaml: $(grep -c '@sha256:' "${BIN}/serving-core.yaml") image references"
+    exit 0
   fi
   for cmd in controller webhook; do
     (cd "${TREE}" && GOFLAGS="-mod=mod ${MODFILE[*]}" "${TOOLS}/ko" resolve -f "${REPO_ROOT_DIR}/config/${cmd}-patch.yaml") >"${BIN}/${cmd}.yaml"
@@ -106,8 +115,11 @@ sed 's/^\(\t*\)ctx := signals.NewContext()$/\1ctx := sharedmain.WithHealthProbes
   "${TREE}/cmd/controller/main.go" >"${TREE}/test/_replica/main.go"
 grep -q WithHealthProbesDisabled "${TREE}/test/_replica/main.go" ||
   { echo "cmd/controller/main.go has no 'ctx := signals.NewContext()' to turn the probes off in" >&2; exit 1; }
-(cd "${TREE}" && GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/" ./cmd/controller ./cmd/webhook &&
-  GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/replica" ./test/_replica)
+# Static and without paths, as ko builds the images (--core): the node's
+# images then reuse these packages from the build cache.
+export CGO_ENABLED=0
+(cd "${TREE}" && GOFLAGS=-mod=mod go build -trimpath "${MODFILE[@]}" -o "${BIN}/" ./cmd/controller ./cmd/webhook &&
+  GOFLAGS=-mod=mod go build -trimpath "${MODFILE[@]}" -o "${BIN}/replica" ./test/_replica)
 echo "built ${BIN}/controller, webhook and replica in ${TREE}"
 # In serving's module as go.mod pins it, with its own go.mod.
 STOCK="$(go list -m -f '{{.Dir}}' knative.dev/serving)"

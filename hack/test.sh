@@ -19,7 +19,7 @@
 # verifies the serving patch series against pkg, networking and serving,
 # then the e2e conformance suite on a local control plane, and the node
 # suite on a real node beside it (test/cluster/node.go: containerd,
-# kubelet, kube-proxy; pods).
+# kubelet, kube-proxy; pods, and serving installed as pods).
 #
 # The third-party programs the e2e suite runs (hack/build-third-party.sh)
 # build in the background from the start, at a lower priority, so that
@@ -130,4 +130,4 @@ step "wait for the node's programs (kubelet, kube-proxy, kube-scheduler, contain
 # The node suite (build tag node): its tests start a node beside the control
 # plane (root; the Debian packages installed by the build above).
 node_e2e() { E2E_TAGS=e2e,node e2e e2e-node.log -run '^TestNode'; }
-step "e2e: the node (pods, kube-proxy)" node_e2e
+step "e2e: the node (serving as pods, kube-proxy)" node_e2e

@@ -61,6 +61,10 @@ func KubernetesVersion() string {
 // network namespace of their own for a data path.
 const ServiceCIDR = "198.19.0.0/16"
 
+// kubernetesServiceIP is the default/kubernetes Service's ClusterIP, the
+// range's first address.
+const kubernetesServiceIP = "198.19.0.1"
+
 // BinDir is where the built binaries are cached:
 // $ROUTE_ADDRESS_BIN_DIR, else $XDG_CACHE_HOME/route-address/bin, else
 // ~/.cache/route-address/bin.
@@ -86,7 +90,7 @@ func Binary(name string) string {
 		// CoreDNS with the plugins the Corefile uses only (third_party/coredns).
 		return filepath.Join(BinDir(), "coredns-"+CoreDNSVersion+"-kubernetes", name)
 	case "skipper":
-		return filepath.Join(BinDir(), "skipper-"+SkipperVersion, name)
+		return filepath.Join(BinDir(), "skipper-"+SkipperVersion+"-static", name)
 	case "promtool":
 		return filepath.Join(BinDir(), "promtool-debian", name)
 	}
@@ -173,7 +177,6 @@ func Start(ctx context.Context, dir string) (c *Cluster, err error) {
 		"--service-cluster-ip-range", ServiceCIDR,
 		"--authorization-mode", "RBAC",
 		"--endpoint-reconciler-type", "none",
-		"--disable-admission-plugins", "ServiceAccount",
 		// As OpenShift runs it: setting blockOwnerDeletion needs the right
 		// to update the owner's finalizers (our slices on their Service).
 		"--enable-admission-plugins", "OwnerReferencesPermissionEnforcement",
@@ -213,6 +216,9 @@ func Start(ctx context.Context, dir string) (c *Cluster, err error) {
 	if err := c.run("kube-controller-manager", Binary("kube-controller-manager"),
 		"--kubeconfig", c.Kubeconfig,
 		"--controllers", KubeControllerManagerControllers,
+		// What root-ca-certificate-publisher-controller publishes (a node's
+		// pods read it as kube-root-ca.crt).
+		"--root-ca-file", p.CA,
 		"--leader-elect=false", "--secure-port=0",
 		"--v", "0",
 	); err != nil {

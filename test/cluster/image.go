@@ -49,6 +49,11 @@ func (n *Node) Image(ctx context.Context, image, pkg string, dir ...string) (str
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building %s: %w: %s", pkg, err, out)
 	}
+	return n.ImageOf(ctx, image, bin)
+}
+
+// ImageOf is Image for a program already built, statically linked: bin.
+func (n *Node) ImageOf(ctx context.Context, image, bin string) (string, error) {
 	prog, err := os.ReadFile(bin)
 	if err != nil {
 		return "", err
@@ -68,14 +73,24 @@ func (n *Node) Image(ctx context.Context, image, pkg string, dir ...string) (str
 	if err != nil {
 		return "", err
 	}
-	base, err := mutate.ConfigFile(empty.Image, &v1.ConfigFile{
-		Architecture: "amd64", OS: "linux",
-		Config: v1.Config{Entrypoint: []string{"/app"}},
-	})
+	return n.push(ctx, image, v1.Config{Entrypoint: []string{"/app"}}, l)
+}
+
+// Base pushes the base image ko builds serving's images on, as image: no
+// files, and the user 65532 (serving's Deployments run as non-root, as
+// its own base's user is).
+func (n *Node) Base(ctx context.Context, image string) (string, error) {
+	return n.push(ctx, image, v1.Config{User: "65532"})
+}
+
+// push writes an image of config and layers for linux/amd64 to the
+// registry as image and returns its reference by digest.
+func (n *Node) push(ctx context.Context, image string, config v1.Config, layers ...v1.Layer) (string, error) {
+	base, err := mutate.ConfigFile(empty.Image, &v1.ConfigFile{Architecture: "amd64", OS: "linux", Config: config})
 	if err != nil {
 		return "", err
 	}
-	img, err := mutate.AppendLayers(base, l)
+	img, err := mutate.AppendLayers(base, layers...)
 	if err != nil {
 		return "", err
 	}

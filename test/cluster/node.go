@@ -36,9 +36,11 @@ import (
 
 	"github.com/google/go-containerregistry/pkg/registry"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/utils/ptr"
 )
 
 // The node: one kubelet beside the local control plane, running pods with
@@ -58,10 +60,21 @@ const (
 	podGateway = "10.244.0.1"
 	nodeBridge = "ra-node0"
 	// nodeControllers are the controllers kube-controller-manager adds for
-	// pods: EndpointSlices of Services with a selector (kube-proxy's input),
-	// Deployments, and the node's lifecycle (it lifts the not-ready taint a
-	// new Node is created with, or nothing is scheduled).
-	nodeControllers = ",endpointslice-controller,deployment-controller,replicaset-controller,node-lifecycle-controller"
+	// pods: EndpointSlices and v1 Endpoints of Services with a selector
+	// (kube-proxy reads the slices; serving's controller reads the
+	// activator's Endpoints), Deployments, the node's lifecycle (it lifts
+	// the not-ready taint a new Node is created with, or nothing is
+	// scheduled), and each namespace's default ServiceAccount and
+	// kube-root-ca.crt ConfigMap, which a pod's API credentials are made of.
+	nodeControllers = ",endpointslice-controller,endpoints-controller,deployment-controller,replicaset-controller,node-lifecycle-controller," +
+		"serviceaccount-controller,root-ca-certificate-publisher-controller"
+	// containerLogs is where kubelet links each container's log (a path of
+	// its own, whatever its configuration).
+	containerLogs = "/var/log/containers"
+	// apiPort is where pods reach kube-apiserver: the default/kubernetes
+	// Service's endpoint, on the bridge's address (the apiserver listens on
+	// loopback, which a pod's loopback is not).
+	apiPort = 6443
 )
 
 // NodePackages are the Debian packages the node runs on.
@@ -73,11 +86,17 @@ type Node struct {
 	Registry string
 	// DNS is the pods' nameserver.
 	DNS string
+	// Host is the host's address on the pods' bridge, where pods reach a
+	// program of the test process.
+	Host string
 
 	c        *Cluster
 	dir, run string
 	procs    []*exec.Cmd
 	reg      *http.Server
+	api      net.Listener
+	// installed is what InstallServing applied that Close deletes.
+	installed []installed
 	// netns are the network namespaces that existed before, left alone;
 	// rules are iptables-save's and ip6tables-save's output before, put
 	// back (kubelet, kube-proxy and the CNI plugin add chains and rules).
@@ -87,6 +106,8 @@ type Node struct {
 	sysctls map[string]string
 	// kcm is set once kube-controller-manager runs the node's controllers.
 	kcm bool
+	// logs is set when containerLogs did not exist before.
+	logs bool
 	// shims is set when /run/containerd, where containerd's shims put
 	// their sockets whatever its state directory, did not exist before.
 	shims bool
@@ -111,10 +132,13 @@ func StartNode(ctx context.Context, c *Cluster) (n *Node, err error) {
 			return nil, fmt.Errorf("%s is not built (%w): run hack/build-third-party.sh node", b, err)
 		}
 	}
-	n = &Node{c: c, dir: filepath.Join(c.Dir, "node"), run: fmt.Sprintf("/run/ra-node-%d", os.Getpid()), DNS: podGateway}
+	n = &Node{c: c, dir: filepath.Join(c.Dir, "node"), run: fmt.Sprintf("/run/ra-node-%d", os.Getpid()), DNS: podGateway, Host: podGateway}
 	n.netns, _ = filepath.Glob("/var/run/netns/*")
 	if _, err := os.Stat("/run/containerd"); errors.Is(err, os.ErrNotExist) {
 		n.shims = true
+	}
+	if _, err := os.Stat(containerLogs); errors.Is(err, os.ErrNotExist) {
+		n.logs = true
 	}
 	n.rules = map[string][]byte{}
 	for _, save := range []string{"iptables-save", "ip6tables-save"} {
@@ -159,11 +183,14 @@ func StartNode(ctx context.Context, c *Cluster) (n *Node, err error) {
 	}); err != nil {
 		return n, fmt.Errorf("containerd did not start: %w (see %s)", err, filepath.Join(n.dir, "containerd.log"))
 	}
+	if err := n.forwardAPI(ctx); err != nil {
+		return n, err
+	}
 	if err := c.RestartControllerManager(KubeControllerManagerControllers + nodeControllers); err != nil {
 		return n, err
 	}
 	n.kcm = true
-	if err := n.write("kubelet.yaml", fmt.Sprintf(kubeletTmpl, n.run, podGateway, PodCIDR)); err != nil {
+	if err := n.write("kubelet.yaml", fmt.Sprintf(kubeletTmpl, n.run, podGateway, PodCIDR, filepath.Join(n.dir, "pod-logs"))); err != nil {
 		return n, err
 	}
 	if err := n.start("kubelet", Binary("kubelet"), "--config", filepath.Join(n.dir, "kubelet.yaml"),
@@ -213,6 +240,50 @@ func (n *Node) serveRegistry() error {
 	return nil
 }
 
+// forwardAPI gives pods the API as a cluster gives it, through the
+// default/kubernetes Service (KUBERNETES_SERVICE_HOST, their in-cluster
+// configuration): the test process forwards connections from the bridge's
+// address to kube-apiserver on loopback, and the Service's EndpointSlice
+// names that address (the apiserver's own endpoint reconciler is off). TLS
+// goes through untouched; the apiserver's certificate holds the Service's
+// ClusterIP.
+func (n *Node) forwardAPI(ctx context.Context) error {
+	l, err := net.Listen("tcp", net.JoinHostPort(podGateway, fmt.Sprint(apiPort)))
+	if err != nil {
+		return err
+	}
+	n.api = l
+	apiserver := strings.TrimPrefix(n.c.Config.Host, "https://")
+	go func() {
+		for {
+			in, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer in.Close()
+				out, err := net.Dial("tcp", apiserver)
+				if err != nil {
+					return
+				}
+				defer out.Close()
+				go func() { _, _ = io.Copy(out, in) }()
+				_, _ = io.Copy(in, out)
+			}()
+		}
+	}()
+	_, err = n.c.Client.DiscoveryV1().EndpointSlices(metav1.NamespaceDefault).Create(ctx, &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{Name: "kubernetes", Labels: map[string]string{
+			discoveryv1.LabelServiceName: "kubernetes",
+			discoveryv1.LabelManagedBy:   "node.route-address.test",
+		}},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{podGateway}}},
+		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("https"), Port: ptr.To[int32](apiPort), Protocol: ptr.To(corev1.ProtocolTCP)}},
+	}, metav1.CreateOptions{})
+	return err
+}
+
 // bridge makes the pods' bridge with its address, so that the pods'
 // CoreDNS can listen there before the first pod (the CNI plugin finds it).
 func (n *Node) bridge(ctx context.Context) error {
@@ -256,11 +327,16 @@ func (n *Node) start(name, bin string, args ...string) error {
 func (n *Node) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	n.uninstall(ctx)
 	pods, err := n.c.Client.CoreV1().Pods("").List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName=" + NodeName})
 	if err == nil {
 		for _, p := range pods.Items {
 			_ = n.c.Client.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
 		}
+	}
+	_ = n.c.Client.DiscoveryV1().EndpointSlices(metav1.NamespaceDefault).Delete(ctx, "kubernetes", metav1.DeleteOptions{})
+	if n.api != nil {
+		_ = n.api.Close()
 	}
 	if err := n.c.Client.CoreV1().Nodes().Delete(ctx, NodeName, metav1.DeleteOptions{}); err != nil && !apierrs.IsNotFound(err) {
 		fmt.Fprintf(os.Stderr, "deleting node %s: %v\n", NodeName, err)
@@ -322,6 +398,16 @@ func (n *Node) Close() {
 	_ = os.RemoveAll(n.run)
 	if n.shims {
 		_ = os.RemoveAll("/run/containerd")
+	}
+	if links, err := filepath.Glob(filepath.Join(containerLogs, "*")); err == nil {
+		for _, l := range links {
+			if to, err := os.Readlink(l); err == nil && strings.HasPrefix(to, n.dir) {
+				_ = os.Remove(l)
+			}
+		}
+	}
+	if n.logs {
+		_ = os.Remove(containerLogs)
 	}
 	for k, v := range n.sysctls {
 		_ = os.WriteFile(k, []byte(v), 0o644)
@@ -430,6 +516,7 @@ evictionHard: {}
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 podCIDR: %s
+podLogsDir: %s
 localStorageCapacityIsolation: false
 `
 

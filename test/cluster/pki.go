@@ -97,7 +97,9 @@ func writePKI(dir string) (*pki, error) {
 		return writePEM(keyPath, "EC PRIVATE KEY", kder)
 	}
 	if err := issue(2, "kube-apiserver", nil, x509.ExtKeyUsageServerAuth,
-		[]net.IP{net.ParseIP("127.0.0.1")}, []string{"localhost", "kubernetes", "kubernetes.default.svc"}, p.ServerCert, p.ServerKey); err != nil {
+		// Loopback, and the default/kubernetes Service's ClusterIP, which a
+		// node's pods connect to.
+		[]net.IP{net.ParseIP("127.0.0.1"), net.ParseIP(kubernetesServiceIP)}, []string{"localhost", "kubernetes", "kubernetes.default.svc"}, p.ServerCert, p.ServerKey); err != nil {
 		return nil, err
 	}
 	if err := issue(3, "admin", []string{"system:masters"}, x509.ExtKeyUsageClientAuth, nil, nil, p.AdminCert, p.AdminKey); err != nil {

@@ -59,9 +59,9 @@ func TestNodeDataPath(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	gw := namespace(t, "gw")
+	gw := nodeNamespace(t, "gw")
 	clusterIP := gatewayDeployment(t, gw, gwImage)
-	ns := namespace(t, "node")
+	ns := nodeNamespace(t, "node")
 	route(t, ns, "hello", "tag")
 	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
 	names := []string{"hello." + ns + ".svc.cluster.local", "tag-hello." + ns + ".svc.cluster.local"}
@@ -201,7 +201,9 @@ func describePods(ns string) string {
 			case c.State.Waiting != nil:
 				d += fmt.Sprintf(" (%s waiting: %s %s)", c.Name, c.State.Waiting.Reason, c.State.Waiting.Message)
 			case c.State.Terminated != nil:
-				d += fmt.Sprintf(" (%s terminated: %s, exit %d)", c.Name, c.State.Terminated.Reason, c.State.Terminated.ExitCode)
+				d += fmt.Sprintf(" (%s terminated: %s, exit %d %q)", c.Name, c.State.Terminated.Reason, c.State.Terminated.ExitCode, c.State.Terminated.Message)
+			case c.LastTerminationState.Terminated != nil:
+				d += fmt.Sprintf(" (%s restarted, last exit %d %q)", c.Name, c.LastTerminationState.Terminated.ExitCode, c.LastTerminationState.Terminated.Message)
 			case !c.Ready:
 				d += fmt.Sprintf(" (%s running, not ready)", c.Name)
 			}

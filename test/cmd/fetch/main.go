@@ -43,7 +43,7 @@ func main() {
 }
 
 func fetch(name string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	line := name
 	if cname, err := net.DefaultResolver.LookupCNAME(ctx, name); err == nil && strings.TrimSuffix(cname, ".") != name {
