@@ -187,7 +187,12 @@ func servingE2E(t *testing.T, n *cluster.Node, gw gateways) {
 	// A domain for public Routes (serving's default is svc.cluster.local,
 	// which makes every Route cluster-local), as serving's e2e setup sets.
 	patchConfigMap(t, "config-domain", map[string]string{"example.com": ""})
-	nodeNamespace(t, "serving-tests", true)
+	// The namespace serving's e2e tests run in (their -test-namespace).
+	if _, err := env.kube.CoreV1().Namespaces().Create(bg(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "serving-tests"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.kube.CoreV1().Namespaces().Delete(bg(), "serving-tests", metav1.DeleteOptions{}) })
+	defaultServiceAccount(t, "serving-tests")
 	setMode(t, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled)
 	// Built as the images are (static, without paths): their packages come
 	// from the build cache.
@@ -206,24 +211,21 @@ func servingE2E(t *testing.T, n *cluster.Node, gw gateways) {
 }
 
 // nodeNamespace is namespace's, once kube-controller-manager has made its
-// default ServiceAccount, which a pod needs to be admitted. With exact,
-// prefix is the name.
-func nodeNamespace(t *testing.T, prefix string, exact ...bool) string {
+// default ServiceAccount, which a pod needs to be admitted.
+func nodeNamespace(t *testing.T, prefix string) string {
 	t.Helper()
-	ns := prefix
-	if len(exact) > 0 && exact[0] {
-		if _, err := env.kube.CoreV1().Namespaces().Create(bg(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = env.kube.CoreV1().Namespaces().Delete(bg(), ns, metav1.DeleteOptions{}) })
-	} else {
-		ns = namespace(t, prefix)
-	}
+	ns := namespace(t, prefix)
+	defaultServiceAccount(t, ns)
+	return ns
+}
+
+// defaultServiceAccount waits for the default ServiceAccount of ns.
+func defaultServiceAccount(t *testing.T, ns string) {
+	t.Helper()
 	eventually(t, "the default ServiceAccount of "+ns, func() error {
 		_, err := env.kube.CoreV1().ServiceAccounts(ns).Get(bg(), "default", metav1.GetOptions{})
 		return err
 	})
-	return ns
 }
 
 // patchConfigMap merges data into serving's ConfigMap name, and puts its
@@ -331,7 +333,7 @@ func startIngress(t *testing.T, n *cluster.Node, image string) gateways {
 // on them).
 func skipperRoutes(ings []netv1alpha1.Ingress, external bool) string {
 	var b strings.Builder
-	for k, ing := range ings {
+	for x, ing := range ings {
 		for i, r := range ing.Spec.Rules {
 			if external && r.Visibility != netv1alpha1.IngressVisibilityExternalIP || r.HTTP == nil || len(r.HTTP.Paths) == 0 || len(r.HTTP.Paths[0].Splits) == 0 {
 				continue
@@ -349,7 +351,7 @@ func skipperRoutes(ings []netv1alpha1.Ingress, external bool) string {
 			}
 			for j, h := range r.Hosts {
 				fmt.Fprintf(&b, "r%d_%d_%d: Host(/^%s(:[0-9]+)?$/) -> %s\"http://%s.%s.svc.cluster.local:%s\";\n",
-					k, i, j, regexp.QuoteMeta(h), filters, s.ServiceName, s.ServiceNamespace, s.ServicePort.String())
+					x, i, j, regexp.QuoteMeta(h), filters, s.ServiceName, s.ServiceNamespace, s.ServicePort.String())
 			}
 		}
 	}
