@@ -115,11 +115,8 @@ sed 's/^\(\t*\)ctx := signals.NewContext()$/\1ctx := sharedmain.WithHealthProbes
   "${TREE}/cmd/controller/main.go" >"${TREE}/test/_replica/main.go"
 grep -q WithHealthProbesDisabled "${TREE}/test/_replica/main.go" ||
   { echo "cmd/controller/main.go has no 'ctx := signals.NewContext()' to turn the probes off in" >&2; exit 1; }
-# Static and without paths, as ko builds the images (--core): the node's
-# images then reuse these packages from the build cache.
-export CGO_ENABLED=0
-(cd "${TREE}" && GOFLAGS=-mod=mod go build -trimpath "${MODFILE[@]}" -o "${BIN}/" ./cmd/controller ./cmd/webhook &&
-  GOFLAGS=-mod=mod go build -trimpath "${MODFILE[@]}" -o "${BIN}/replica" ./test/_replica)
+(cd "${TREE}" && GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/" ./cmd/controller ./cmd/webhook &&
+  GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/replica" ./test/_replica)
 echo "built ${BIN}/controller, webhook and replica in ${TREE}"
 # In serving's module as go.mod pins it, with its own go.mod.
 STOCK="$(go list -m -f '{{.Dir}}' knative.dev/serving)"

@@ -74,7 +74,9 @@ func TestNodeDataPath(t *testing.T) {
 		{netcfg.RouteAddressModeEndpointsAndSlices, ""},
 	} {
 		setMode(t, tc.mode, netcfg.RouteAddressFallbackEnabled)
-		eventually(t, "hello's names in "+string(tc.mode), func() error {
+		// The suite's controller may have just restarted (after
+		// TestNodeServing): its informers' sync is in this wait.
+		eventuallyWithin(t, timeout*3, "hello's names in "+string(tc.mode), func() error {
 			for _, svc := range []string{"hello", "tag-hello"} {
 				s, err := observe(ns, svc)
 				if err != nil {
