@@ -61,9 +61,25 @@ func KubernetesVersion() string {
 // network namespace of their own for a data path.
 const ServiceCIDR = "198.19.0.0/16"
 
+// ServiceCIDR6 is the Service range of IPv6, second after ServiceCIDR
+// when DualStack is set.
+const ServiceCIDR6 = "fd98:96::/112"
+
+// DualStack, set before Start, makes the cluster dual-stack (a Service is
+// still of one family, IPv4, unless it asks for both): the node's tests
+// set it, their pods having addresses of both families.
+var DualStack bool
+
 // kubernetesServiceIP is the default/kubernetes Service's ClusterIP, the
 // range's first address.
 const kubernetesServiceIP = "198.19.0.1"
+
+func serviceCIDRs() string {
+	if DualStack {
+		return ServiceCIDR + "," + ServiceCIDR6
+	}
+	return ServiceCIDR
+}
 
 // BinDir is where the built binaries are cached:
 // $ROUTE_ADDRESS_BIN_DIR, else $XDG_CACHE_HOME/route-address/bin, else
@@ -174,7 +190,7 @@ func Start(ctx context.Context, dir string) (c *Cluster, err error) {
 		"--service-account-issuer", "https://kubernetes.default.svc",
 		"--service-account-key-file", p.SAPub,
 		"--service-account-signing-key-file", p.SAKey,
-		"--service-cluster-ip-range", ServiceCIDR,
+		"--service-cluster-ip-range", serviceCIDRs(),
 		"--authorization-mode", "RBAC",
 		"--endpoint-reconciler-type", "none",
 		// As OpenShift runs it: setting blockOwnerDeletion needs the right

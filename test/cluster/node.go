@@ -45,7 +45,8 @@ import (
 
 // The node: one kubelet beside the local control plane, running pods with
 // containerd and runc (Debian's packages), connected by the CNI bridge
-// plugin (Debian's containernetworking-plugins) on PodCIDR, with
+// plugin (Debian's containernetworking-plugins) on PodCIDR and PodCIDR6
+// (each pod has an address of both families), with
 // kube-proxy in iptables mode and kube-scheduler, both built from the
 // Kubernetes module the control plane is built from. Images come from a
 // registry served by the test process on loopback (go-containerregistry's),
@@ -55,9 +56,12 @@ import (
 const (
 	// NodeName is the node's name.
 	NodeName = "ra-node"
-	// PodCIDR is the pods' network; the bridge holds its first address.
-	PodCIDR    = "10.244.0.0/24"
-	podGateway = "10.244.0.1"
+	// PodCIDR and PodCIDR6 are the pods' networks; the bridge holds their
+	// first addresses.
+	PodCIDR     = "10.244.0.0/24"
+	podGateway  = "10.244.0.1"
+	PodCIDR6    = "fd98:244::/64"
+	podGateway6 = "fd98:244::1"
 	nodeBridge = "ra-node0"
 	// nodeControllers are the controllers kube-controller-manager adds for
 	// pods: EndpointSlices and v1 Endpoints of Services with a selector
@@ -168,7 +172,7 @@ func StartNode(ctx context.Context, c *Cluster) (n *Node, err error) {
 	if err != nil {
 		return n, err
 	}
-	if err := n.write("cni/10-ra-node.conflist", fmt.Sprintf(cniTmpl, nodeBridge, PodCIDR, podGateway, filepath.Join(n.dir, "ipam"))); err != nil {
+	if err := n.write("cni/10-ra-node.conflist", fmt.Sprintf(cniTmpl, nodeBridge, PodCIDR, podGateway, PodCIDR6, podGateway6, filepath.Join(n.dir, "ipam"))); err != nil {
 		return n, err
 	}
 	if err := n.write("containerd.toml", fmt.Sprintf(containerdTmpl, filepath.Join(n.dir, "containerd"), n.run, n.run, pause, n.run, filepath.Join(n.dir, "cni"), n.Registry, n.Registry)); err != nil {
@@ -198,7 +202,7 @@ func StartNode(ctx context.Context, c *Cluster) (n *Node, err error) {
 		"--cert-dir", filepath.Join(n.dir, "kubelet-pki"), "--hostname-override", NodeName, "--v", "0"); err != nil {
 		return n, err
 	}
-	if err := n.write("kube-proxy.yaml", fmt.Sprintf(kubeProxyTmpl, PodCIDR, NodeName, c.Kubeconfig)); err != nil {
+	if err := n.write("kube-proxy.yaml", fmt.Sprintf(kubeProxyTmpl, PodCIDR+","+PodCIDR6, NodeName, c.Kubeconfig)); err != nil {
 		return n, err
 	}
 	if err := n.start("kube-proxy", Binary("kube-proxy"), "--config", filepath.Join(n.dir, "kube-proxy.yaml")); err != nil {
@@ -290,6 +294,7 @@ func (n *Node) bridge(ctx context.Context) error {
 	for _, s := range [][]string{
 		{"ip", "link", "add", nodeBridge, "type", "bridge"},
 		{"ip", "addr", "add", podGateway + "/24", "dev", nodeBridge},
+		{"ip", "-6", "addr", "add", podGateway6 + "/64", "dev", nodeBridge, "nodad"},
 		{"ip", "link", "set", nodeBridge, "up"},
 	} {
 		if out, err := exec.CommandContext(ctx, s[0], s[1:]...).CombinedOutput(); err != nil {
@@ -299,7 +304,8 @@ func (n *Node) bridge(ctx context.Context) error {
 	// Forwarding between the bridge and the host, and the bridge's traffic
 	// through iptables (kube-proxy's rules), put back as they were by Close.
 	n.sysctls = map[string]string{}
-	for _, k := range []string{"/proc/sys/net/ipv4/ip_forward", "/proc/sys/net/bridge/bridge-nf-call-iptables"} {
+	for _, k := range []string{"/proc/sys/net/ipv4/ip_forward", "/proc/sys/net/bridge/bridge-nf-call-iptables",
+		"/proc/sys/net/ipv6/conf/all/forwarding", "/proc/sys/net/bridge/bridge-nf-call-ip6tables"} {
 		old, err := os.ReadFile(k)
 		if err != nil {
 			return fmt.Errorf("%w (the bridge's netfilter: the br_netfilter module)", err)
@@ -462,7 +468,8 @@ const cniTmpl = `{
   "name": "ra-node",
   "plugins": [
     {"type": "bridge", "bridge": %q, "isGateway": true, "hairpinMode": true,
-     "ipam": {"type": "host-local", "ranges": [[{"subnet": %q, "gateway": %q}]], "routes": [{"dst": "0.0.0.0/0"}], "dataDir": %q}},
+     "ipam": {"type": "host-local", "ranges": [[{"subnet": %q, "gateway": %q}], [{"subnet": %q, "gateway": %q}]],
+              "routes": [{"dst": "0.0.0.0/0"}, {"dst": "::/0"}], "dataDir": %q}},
     {"type": "loopback"}
   ]
 }

@@ -115,12 +115,14 @@ func TestNodeServing(t *testing.T) {
 	})
 
 	name := "hello." + ns + ".svc.cluster.local"
-	answer := fmt.Sprintf("HTTP=200 %q", "hello from hello-00001")
+	// The internal gateway's addresses, each answering.
+	addrs := fmt.Sprintf("A=%s%s", strings.Join(gw.internalIPs, ","),
+		strings.Repeat(fmt.Sprintf(" HTTP=200 %q", "hello from hello-00001"), len(gw.internalIPs)))
 	for _, mode := range []netcfg.RouteAddressMode{netcfg.RouteAddressModeExternalName, netcfg.RouteAddressModeEndpointsAndSlices} {
 		setMode(t, mode, netcfg.RouteAddressFallbackEnabled)
-		want := fmt.Sprintf("%s CNAME=%s A=%s %s", name, gw.internalName, gw.internalIP, answer)
+		want := fmt.Sprintf("%s CNAME=%s %s", name, gw.internalName, addrs)
 		if mode == netcfg.RouteAddressModeEndpointsAndSlices {
-			want = fmt.Sprintf("%s A=%s %s", name, gw.internalIP, answer)
+			want = fmt.Sprintf("%s %s", name, addrs)
 		}
 		eventually(t, "hello's name in "+string(mode), func() error {
 			s, err := observe(ns, "hello")
@@ -150,7 +152,7 @@ func TestNodeServing(t *testing.T) {
 		}
 		return nil
 	})
-	want := fmt.Sprintf("%s A=%s %s", name, gw.internalIP, answer)
+	want := fmt.Sprintf("%s %s", name, addrs)
 	if got := runFetch(t, ns, images["fetch"], name)[0]; got != want {
 		t.Errorf("from zero: the client pod saw\n  %s\nwant\n  %s", got, want)
 	} else {
@@ -194,12 +196,10 @@ func servingE2E(t *testing.T, n *cluster.Node, gw gateways) {
 	t.Cleanup(func() { _ = env.kube.CoreV1().Namespaces().Delete(bg(), "serving-tests", metav1.DeleteOptions{}) })
 	defaultServiceAccount(t, "serving-tests")
 	setMode(t, netcfg.RouteAddressModeEndpointsAndSlices, netcfg.RouteAddressFallbackEnabled)
-	// Built as the images are (static, without paths): their packages come
-	// from the build cache.
-	cmd := exec.Command("go", "test", "-trimpath", "-count=1", "-tags", "e2e", "-timeout", "10m", "-v", "-run", "^TestRouteAddress$", "./test/e2e/routeaddress/",
+	cmd := exec.Command("go", "test", "-count=1", "-tags", "e2e", "-timeout", "10m", "-v", "-run", "^TestRouteAddress$", "./test/e2e/routeaddress/",
 		"--kubeconfig", env.local.Kubeconfig, "--dockerrepo", n.Registry+"/serving-test", "--disable-logstream")
 	cmd.Dir = tree
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GATEWAY_OVERRIDE=external", "GATEWAY_NAMESPACE_OVERRIDE="+gw.namespace)
+	cmd.Env = append(os.Environ(), "GATEWAY_OVERRIDE=external", "GATEWAY_NAMESPACE_OVERRIDE="+gw.namespace)
 	out, err := cmd.CombinedOutput()
 	t.Logf("serving's test/e2e/routeaddress:\n%s", out)
 	if err != nil {
@@ -260,7 +260,10 @@ func patchConfigMap(t *testing.T, name string, data map[string]string) {
 
 // gateways are the two Skipper Services startIngress runs.
 type gateways struct {
-	namespace, internalName, internalIP, externalIP string
+	namespace, internalName string
+	// internalIPs are the internal gateway's ClusterIPs (both families),
+	// sorted as the client pod sorts them.
+	internalIPs []string
 }
 
 // startIngress plays the part of a KIngress implementation the node's tests
@@ -292,8 +295,8 @@ func startIngress(t *testing.T, n *cluster.Node, image string) gateways {
 	var gw gateways
 	gw.internalName = "internal." + ns + ".svc.cluster.local"
 	gw.namespace = ns
-	gw.internalIP = skipperDeployment(t, ns, "internal", image, "http://"+l.Addr().String()+"/internal", corev1.ServiceTypeClusterIP)
-	gw.externalIP = skipperDeployment(t, ns, "external", image, "http://"+l.Addr().String()+"/external", corev1.ServiceTypeLoadBalancer)
+	gw.internalIPs = skipperDeployment(t, ns, "internal", image, "http://"+l.Addr().String()+"/internal", corev1.ServiceTypeClusterIP)
+	skipperDeployment(t, ns, "external", image, "http://"+l.Addr().String()+"/external", corev1.ServiceTypeLoadBalancer)
 	private := []netv1alpha1.LoadBalancerIngressStatus{internalEntry(gw.internalName)}
 	public := []netv1alpha1.LoadBalancerIngressStatus{internalEntry("external." + ns + ".svc.cluster.local")}
 
@@ -359,12 +362,12 @@ func skipperRoutes(ings []netv1alpha1.Ingress, external bool) string {
 }
 
 // skipperDeployment runs Skipper as the Deployment name of one pod, polling
-// its routes from routes, behind the Service name of type typ on port 80,
-// and returns the Service's ClusterIP once the pod is ready. A
-// LoadBalancer's status gets that ClusterIP as its address (the node has
-// no cloud load balancer; the ClusterIP is reached from the host through
-// kube-proxy).
-func skipperDeployment(t *testing.T, ns, name, image, routes string, typ corev1.ServiceType) string {
+// its routes from routes, behind the dual-stack Service name of type typ on
+// port 80, and returns the Service's ClusterIPs, sorted, once the pod is
+// ready. A LoadBalancer's status gets the IPv4 ClusterIP as its address
+// (the node has no cloud load balancer; the ClusterIP is reached from the
+// host through kube-proxy).
+func skipperDeployment(t *testing.T, ns, name, image, routes string, typ corev1.ServiceType) []string {
 	t.Helper()
 	labels := map[string]string{"app": name}
 	if _, err := env.kube.AppsV1().Deployments(ns).Create(bg(), &appsv1.Deployment{
@@ -395,9 +398,10 @@ func skipperDeployment(t *testing.T, ns, name, image, routes string, typ corev1.
 	svc, err := env.kube.CoreV1().Services(ns).Create(bg(), &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec: corev1.ServiceSpec{
-			Type:     typ,
-			Selector: labels,
-			Ports:    []corev1.ServicePort{{Name: "http2", Port: 80, TargetPort: intstr.FromInt32(80)}},
+			Type:           typ,
+			IPFamilyPolicy: ptr.To(corev1.IPFamilyPolicyRequireDualStack),
+			Selector:       labels,
+			Ports:          []corev1.ServicePort{{Name: "http2", Port: 80, TargetPort: intstr.FromInt32(80)}},
 		},
 	}, metav1.CreateOptions{})
 	if err != nil {
@@ -416,5 +420,5 @@ func skipperDeployment(t *testing.T, ns, name, image, routes string, typ corev1.
 		}
 		return err
 	})
-	return svc.Spec.ClusterIP
+	return slices.Sorted(slices.Values(svc.Spec.ClusterIPs))
 }

@@ -20,6 +20,7 @@ package conformance
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,14 +36,14 @@ import (
 )
 
 // TestNodeDataPath runs on a real node (cluster.StartNode): the gateway is a
-// Deployment's pod behind a ClusterIP Service, which only kube-proxy's
-// iptables rules lead to, and the client is a pod that resolves the Route's
-// names through the cluster's DNS with kubelet's resolv.conf. In
-// externalname the names are CNAMEs to the gateway's Service; in
-// endpointsandslices they are a headless Service whose endpoints are the
-// gateway's ClusterIP, which the client connects to and kube-proxy
-// forwards to the gateway pod. Both answer with the gateway's reply for
-// the Route's host.
+// Deployment's pod behind a dual-stack ClusterIP Service, which only
+// kube-proxy's iptables and ip6tables rules lead to, and the client is a
+// pod that resolves the Route's names through the cluster's DNS with
+// kubelet's resolv.conf. In externalname the names are CNAMEs to the
+// gateway's Service; in endpointsandslices they are a headless Service
+// whose endpoints are the gateway's ClusterIPs (a slice per family), which
+// the client connects to, each, and kube-proxy forwards to the gateway
+// pod. Every address answers with the gateway's reply for the Route's host.
 func TestNodeDataPath(t *testing.T) {
 	needLocal(t)
 	n, err := cluster.StartNode(bg(), env.local)
@@ -60,7 +61,7 @@ func TestNodeDataPath(t *testing.T) {
 	}
 
 	gw := nodeNamespace(t, "gw")
-	clusterIP := gatewayDeployment(t, gw, gwImage)
+	clusterIPs := gatewayDeployment(t, gw, gwImage)
 	ns := nodeNamespace(t, "node")
 	route(t, ns, "hello", "tag")
 	setLoadBalancer(t, ns, "hello", internalEntry(fmt.Sprintf(gwDomain, gw)))
@@ -90,9 +91,10 @@ func TestNodeDataPath(t *testing.T) {
 		})
 		lines := runFetch(t, ns, fetchImage, names...)
 		for i, name := range names {
-			want := fmt.Sprintf("%s A=%s HTTP=200 %q", name, clusterIP, "gateway saw host="+name)
+			answer := fmt.Sprintf("HTTP=200 %q", "gateway saw host="+name)
+			want := fmt.Sprintf("%s A=%s %s %s", name, strings.Join(clusterIPs, ","), answer, answer)
 			if tc.cname != "" {
-				want = fmt.Sprintf("%s CNAME=%s A=%s HTTP=200 %q", name, tc.cname, clusterIP, "gateway saw host="+name)
+				want = fmt.Sprintf("%s CNAME=%s A=%s %s %s", name, tc.cname, strings.Join(clusterIPs, ","), answer, answer)
 			}
 			if lines[i] != want {
 				t.Errorf("%s: the client pod saw\n  %s\nwant\n  %s", tc.mode, lines[i], want)
@@ -104,9 +106,10 @@ func TestNodeDataPath(t *testing.T) {
 }
 
 // gatewayDeployment runs the gateway (test/cmd/gateway, answering on port
-// 80) as a Deployment of one pod behind a ClusterIP Service "gateway", and
-// returns the Service's ClusterIP once its EndpointSlice holds the ready pod.
-func gatewayDeployment(t *testing.T, ns, image string) string {
+// 80) as a Deployment of one pod behind a dual-stack ClusterIP Service
+// "gateway", and returns the Service's ClusterIPs, sorted as the client
+// sorts them, once its EndpointSlices hold the ready pod.
+func gatewayDeployment(t *testing.T, ns, image string) []string {
 	t.Helper()
 	labels := map[string]string{"app": "gateway"}
 	if _, err := env.kube.AppsV1().Deployments(ns).Create(bg(), &appsv1.Deployment{
@@ -129,8 +132,9 @@ func gatewayDeployment(t *testing.T, ns, image string) string {
 	svc, err := env.kube.CoreV1().Services(ns).Create(bg(), &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "gateway"},
 		Spec: corev1.ServiceSpec{
-			Selector: labels,
-			Ports:    []corev1.ServicePort{{Name: "http2", Port: 80, TargetPort: intstr.FromInt32(80)}},
+			IPFamilyPolicy: ptr.To(corev1.IPFamilyPolicyRequireDualStack),
+			Selector:       labels,
+			Ports:          []corev1.ServicePort{{Name: "http2", Port: 80, TargetPort: intstr.FromInt32(80)}},
 		},
 	}, metav1.CreateOptions{})
 	if err != nil {
@@ -141,16 +145,20 @@ func gatewayDeployment(t *testing.T, ns, image string) string {
 		if err != nil {
 			return err
 		}
+		ready := map[discoveryv1.AddressType]bool{}
 		for _, sl := range sls.Items {
 			for _, e := range sl.Endpoints {
 				if e.Conditions.Ready != nil && *e.Conditions.Ready {
-					return nil
+					ready[sl.AddressType] = true
 				}
 			}
 		}
-		return fmt.Errorf("no ready endpoint in %d slices; pods: %s", len(sls.Items), describePods(ns))
+		if len(ready) == len(svc.Spec.IPFamilies) {
+			return nil
+		}
+		return fmt.Errorf("a ready endpoint in %v of %d slices, want %v; pods: %s", ready, len(sls.Items), svc.Spec.IPFamilies, describePods(ns))
 	})
-	return svc.Spec.ClusterIP
+	return slices.Sorted(slices.Values(svc.Spec.ClusterIPs))
 }
 
 // runFetch runs the client (test/cmd/fetch) as a pod in ns and returns the

@@ -15,10 +15,12 @@ limitations under the License.
 */
 
 // fetch is the node's client pod: it resolves each name given through the
-// pod's resolver (kubelet's resolv.conf, the cluster's DNS) and sends it an
-// HTTP GET on port 80, and writes one line per name, "NAME CNAME=… A=…
-// HTTP=…" (or ERR=…), to its termination message, where a test reads it
-// from the pod's status.
+// pod's resolver (kubelet's resolv.conf, the cluster's DNS) and sends an
+// HTTP GET for the name to port 80 of each address it resolves to (both
+// families, where it has both), and writes one line per name, "NAME
+// CNAME=… A=…,… HTTP=… …" (an answer per address, in the order of A; or
+// ERR=…), to its termination message, where a test reads it from the
+// pod's status.
 package main
 
 import (
@@ -55,15 +57,24 @@ func fetch(name string) string {
 	}
 	sort.Strings(addrs)
 	line += " A=" + strings.Join(addrs, ",")
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+name+"/", nil)
-	if err != nil {
-		return line + " ERR=" + err.Error()
+	for _, a := range addrs {
+		line += " " + get(ctx, name, a)
 	}
+	return line
+}
+
+// get sends GET / for host to port 80 of addr.
+func get(ctx context.Context, host, addr string) string {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(addr, "80")+"/", nil)
+	if err != nil {
+		return "ERR=" + err.Error()
+	}
+	req.Host = host
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return line + " ERR=" + err.Error()
+		return "ERR=" + err.Error()
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	return line + fmt.Sprintf(" HTTP=%d %q", resp.StatusCode, body)
+	return fmt.Sprintf("HTTP=%d %q", resp.StatusCode, body)
 }
