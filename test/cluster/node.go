@@ -40,6 +40,7 @@ import (
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/utils/ptr"
 )
 
@@ -62,7 +63,7 @@ const (
 	podGateway  = "10.244.0.1"
 	PodCIDR6    = "fd98:244::/64"
 	podGateway6 = "fd98:244::1"
-	nodeBridge = "ra-node0"
+	nodeBridge  = "ra-node0"
 	// nodeControllers are the controllers kube-controller-manager adds for
 	// pods: EndpointSlices and v1 Endpoints of Services with a selector
 	// (kube-proxy reads the slices; serving's controller reads the
@@ -99,8 +100,10 @@ type Node struct {
 	procs    []*exec.Cmd
 	reg      *http.Server
 	api      net.Listener
-	// installed is what InstallServing applied that Close deletes.
+	// installed is what InstallServing applied that Close deletes, with
+	// the client it applied it with.
 	installed []installed
+	dyn       dynamic.Interface
 	// netns are the network namespaces that existed before, left alone;
 	// rules are iptables-save's and ip6tables-save's output before, put
 	// back (kubelet, kube-proxy and the CNI plugin add chains and rules).

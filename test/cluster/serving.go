@@ -81,6 +81,7 @@ func (n *Node) InstallServing(ctx context.Context, build string, env ...string) 
 	if err != nil {
 		return err
 	}
+	n.dyn = dyn
 	var hooks []installed
 	for _, d := range docs {
 		var u unstructured.Unstructured
@@ -154,13 +155,9 @@ func available(d *appsv1.Deployment) bool {
 // uninstall deletes the webhooks' configurations and the Deployments
 // InstallServing applied.
 func (n *Node) uninstall(ctx context.Context) {
-	dyn, err := dynamic.NewForConfig(n.c.Config)
-	if err != nil {
-		return
-	}
 	for i := len(n.installed) - 1; i >= 0; i-- {
 		o := n.installed[i]
-		if err := dyn.Resource(o.gvr).Namespace(o.namespace).Delete(ctx, o.name, metav1.DeleteOptions{}); err != nil && !apierrs.IsNotFound(err) {
+		if err := n.dyn.Resource(o.gvr).Namespace(o.namespace).Delete(ctx, o.name, metav1.DeleteOptions{}); err != nil && !apierrs.IsNotFound(err) {
 			fmt.Fprintf(os.Stderr, "deleting %s %s: %v\n", o.gvr.Resource, o.name, err)
 		}
 	}

@@ -31,12 +31,10 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	v1 "knative.dev/serving/pkg/apis/serving/v1"
@@ -369,44 +367,20 @@ func skipperRoutes(ings []netv1alpha1.Ingress, external bool) string {
 // host through kube-proxy).
 func skipperDeployment(t *testing.T, ns, name, image, routes string, typ corev1.ServiceType) []string {
 	t.Helper()
-	labels := map[string]string{"app": name}
-	if _, err := env.kube.AppsV1().Deployments(ns).Create(bg(), &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{
-					Name: "skipper", Image: image,
-					Args: []string{"-routes-urls", routes, "-source-poll-timeout", "500", "-address", ":80", "-support-listener", ":9911",
-						"-wait-for-healthcheck-interval", "0", "-application-log-level", "INFO"},
-					Ports:          []corev1.ContainerPort{{ContainerPort: 80}},
-					ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(80)}}},
-					// Its last log lines, should it exit.
-					TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError,
-					// It writes the routes it polls to a file there.
-					VolumeMounts: []corev1.VolumeMount{{Name: "tmp", MountPath: "/tmp"}},
-				}},
-					Volumes: []corev1.Volume{{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
-				},
-			},
-		},
-	}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	svc, err := env.kube.CoreV1().Services(ns).Create(bg(), &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: corev1.ServiceSpec{
-			Type:           typ,
-			IPFamilyPolicy: ptr.To(corev1.IPFamilyPolicyRequireDualStack),
-			Selector:       labels,
-			Ports:          []corev1.ServicePort{{Name: "http2", Port: 80, TargetPort: intstr.FromInt32(80)}},
-		},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := podBehindService(t, ns, name, corev1.PodSpec{
+		Containers: []corev1.Container{{
+			Name: "skipper", Image: image,
+			Args: []string{"-routes-urls", routes, "-source-poll-timeout", "500", "-address", ":80", "-support-listener", ":9911",
+				"-wait-for-healthcheck-interval", "0", "-application-log-level", "INFO"},
+			Ports:          []corev1.ContainerPort{{ContainerPort: 80}},
+			ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(80)}}},
+			// Its last log lines, should it exit.
+			TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError,
+			// It writes the routes it polls to a file there.
+			VolumeMounts: []corev1.VolumeMount{{Name: "tmp", MountPath: "/tmp"}},
+		}},
+		Volumes: []corev1.Volume{{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
+	}, typ)
 	if typ == corev1.ServiceTypeLoadBalancer {
 		svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{IP: svc.Spec.ClusterIP}}
 		if _, err := env.kube.CoreV1().Services(ns).UpdateStatus(bg(), svc, metav1.UpdateOptions{}); err != nil {

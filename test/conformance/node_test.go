@@ -111,35 +111,11 @@ func TestNodeDataPath(t *testing.T) {
 // sorts them, once its EndpointSlices hold the ready pod.
 func gatewayDeployment(t *testing.T, ns, image string) []string {
 	t.Helper()
-	labels := map[string]string{"app": "gateway"}
-	if _, err := env.kube.AppsV1().Deployments(ns).Create(bg(), &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "gateway"},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{
-					Name: "gateway", Image: image,
-					Ports:          []corev1.ContainerPort{{ContainerPort: 80}},
-					ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(80)}}},
-				}}},
-			},
-		},
-	}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	svc, err := env.kube.CoreV1().Services(ns).Create(bg(), &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "gateway"},
-		Spec: corev1.ServiceSpec{
-			IPFamilyPolicy: ptr.To(corev1.IPFamilyPolicyRequireDualStack),
-			Selector:       labels,
-			Ports:          []corev1.ServicePort{{Name: "http2", Port: 80, TargetPort: intstr.FromInt32(80)}},
-		},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := podBehindService(t, ns, "gateway", corev1.PodSpec{Containers: []corev1.Container{{
+		Name: "gateway", Image: image,
+		Ports:          []corev1.ContainerPort{{ContainerPort: 80}},
+		ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(80)}}},
+	}}}, corev1.ServiceTypeClusterIP)
 	eventuallyWithin(t, timeout*4, "the gateway pod ready behind its Service", func() error {
 		sls, err := env.kube.DiscoveryV1().EndpointSlices(ns).List(bg(), metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=gateway"})
 		if err != nil {
@@ -159,6 +135,37 @@ func gatewayDeployment(t *testing.T, ns, image string) []string {
 		return fmt.Errorf("a ready endpoint in %v of %d slices, want %v; pods: %s", ready, len(sls.Items), svc.Spec.IPFamilies, describePods(ns))
 	})
 	return slices.Sorted(slices.Values(svc.Spec.ClusterIPs))
+}
+
+// podBehindService runs pod as the Deployment name of one replica (its
+// pods labelled app=name) behind the dual-stack Service name of type typ,
+// port 80 to the pods' port 80, and returns the Service.
+func podBehindService(t *testing.T, ns, name string, pod corev1.PodSpec, typ corev1.ServiceType) *corev1.Service {
+	t.Helper()
+	labels := map[string]string{"app": name}
+	if _, err := env.kube.AppsV1().Deployments(ns).Create(bg(), &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](1),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: pod},
+		},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := env.kube.CoreV1().Services(ns).Create(bg(), &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: corev1.ServiceSpec{
+			Type:           typ,
+			IPFamilyPolicy: ptr.To(corev1.IPFamilyPolicyRequireDualStack),
+			Selector:       labels,
+			Ports:          []corev1.ServicePort{{Name: "http2", Port: 80, TargetPort: intstr.FromInt32(80)}},
+		},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
 }
 
 // runFetch runs the client (test/cmd/fetch) as a pod in ns and returns the
