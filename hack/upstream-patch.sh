@@ -119,7 +119,19 @@ done
 # this version, and each serving commit below the vendor/ changes that
 # update-deps.sh would make for it (new packages it imports): generated
 # code, in the patches but not in their reviewed size.
-vendor_serving() { (cd "${SERVING}" && GOFLAGS=-mod=mod go mod vendor); }
+# go mod vendor writes into a scratch directory in memory (/dev/shm when
+# there is one), and vendor/ is replaced only when that differs: rewriting
+# vendor/'s 7 750 files in place took 4.6 s a commit, mostly system CPU.
+VENDOR_SCRATCH="$(mktemp -d -p "$([[ -w /dev/shm ]] && echo /dev/shm || echo "${TMPDIR:-/tmp}")" vendor.XXXXXX)"
+trap 'rm -rf "${VENDOR_SCRATCH}"' EXIT
+vendor_serving() {
+  rm -rf "${VENDOR_SCRATCH}/vendor"
+  (cd "${SERVING}" && GOFLAGS=-mod=mod go mod vendor -o "${VENDOR_SCRATCH}/vendor")
+  if ! diff -rq "${VENDOR_SCRATCH}/vendor" "${SERVING}/vendor" >/dev/null 2>&1; then
+    rm -rf "${SERVING}/vendor"
+    cp -r "${VENDOR_SCRATCH}/vendor" "${SERVING}/vendor"
+  fi
+}
 vendor_serving
 git_ -C "${SERVING}" add -A
 git_ -C "${SERVING}" commit -q --amend --no-edit
