@@ -25,12 +25,11 @@
 # build in the background from the start, at a lower priority, so that
 # they use the CPU the steps before the e2e suite leave idle: first the
 # control plane's, then the ingresses', then the node's (and the Debian
-# packages it runs on). The suite starts once the control
-# plane's are built, all of it but TestSkipper, TestContour and
-# TestEnvoyGateway, which run once the ingresses are built, the first two
-# against a control plane of their own, the third against another. Each
-# step prints its time, and a table of all of them is printed at the end,
-# whether the run passed or not.
+# packages it runs on). The suite starts once the control plane's are
+# built, as two runs at once (e2e_all, below), with TestSkipper, TestContour
+# and TestEnvoyGateway beside them once the ingresses are built; the node's
+# tests run last. Each step prints its time and CPU, and a table of all of
+# them is printed at the end, whether the run passed or not.
 
 set -o errexit
 set -o nounset
@@ -151,9 +150,7 @@ own_netns() { unshare -n bash -c 'ip link set lo up && exec "$@"' _ "$@"; }
 
 # e2e LOG go-test-flags...: the e2e suite, its output in LOGS/LOG, the lines
 # it prints prefixed with [LOG] when E2E_PREFIX=1, in a network namespace of
-# its own when E2E_NETNS=1, and its time recorded. The
-# controller is built in the serving tree verify-upstream.sh left (the
-# series applied, networking replaced), whose packages it compiled.
+# its own when E2E_NETNS=1, and its time recorded.
 e2e() {
   local log="$1" start=${SECONDS} rc=0 prefix=""
   shift
@@ -195,6 +192,15 @@ e2e_all() {
   cat "${LOGS}/wait-ingresses.log"
   return "${rc}"
 }
+# serving's binaries as the pull requests leave them, built once in the
+# tree verify-upstream.sh left (whose packages it compiled) for every run of
+# the suite below (E2E_SERVING_BIN).
+export E2E_SERVING_BIN="${LOGS}/serving-bin"
+serving_binaries() {
+  rm -rf "${E2E_SERVING_BIN}"
+  SERVING_TREE="${REPO_ROOT_DIR}/.cache/upstream/verify/serving" ./hack/build-serving.sh "${E2E_SERVING_BIN}"
+}
+step "serving's binaries (hack/build-serving.sh)" serving_binaries
 step "wait for the control plane's programs" built control-plane
 step "e2e: the suite (two shards), Skipper, Contour, Envoy Gateway, at once" e2e_all
 step "wait for the node's programs (kubelet, kube-proxy, kube-scheduler, containerd)" built node

@@ -104,14 +104,19 @@ fresh "${SERVING}"
 (cd "${NETWORKING}" && go list -m all) > "${OUT}/verify/networking.modules.before"
 (cd "${SERVING}" && GOFLAGS=-mod=mod go list -m all) > "${OUT}/verify/serving.modules.before"
 
-phase "pkg: patches applied, built, vetted, tested with -race"
-echo "=== pkg: apply each patch; build, vet and test the packages they change (with -race)"
+phase "pkg: patches applied, built, vetted, tested (the work queue's with -race)"
+echo "=== pkg: apply each patch; build, vet and test the packages they change (the work queue's with -race)"
 for p in "${PATCHES}"/pkg/*.patch; do
   git_ -C "${PKG}" am -q "$p"
   echo "applied: pkg/$(basename "$p")"
 done
+# The race detector where the patch changes what goroutines share (the
+# two-lane work queue); sharedmain's change gives the elector a copy of a
+# client configuration, which its test checks without: -race compiles every
+# dependency again, and sharedmain's are every injected client's.
 PKG_PKGS=(./controller/... ./injection/sharedmain/...)
-(cd "${PKG}" && go build "${PKG_PKGS[@]}" && go vet "${PKG_PKGS[@]}" && go test -count=1 -race "${PKG_PKGS[@]}")
+(cd "${PKG}" && go build "${PKG_PKGS[@]}" && go vet "${PKG_PKGS[@]}" &&
+  go test -count=1 -race ./controller/... && go test -count=1 ./injection/sharedmain/...)
 
 phase "networking: each patch applied and built"
 echo "=== networking: apply and build each patch"
@@ -126,13 +131,13 @@ done
 # .golangci.yaml (its linters and formatters: gofmt, gofumpt, goimports),
 # on the lines each patch adds; and no trailing white space or missing
 # final newline.
+phase "golangci-lint built (once a machine)"
 GOLANGCI_LINT_VERSION=v2.11.4
 TOOLS="${XDG_CACHE_HOME:-${HOME}/.cache}/route-address/tools/golangci-lint-${GOLANGCI_LINT_VERSION}"
 if [[ ! -x "${TOOLS}/golangci-lint" ]]; then
   echo "=== building golangci-lint ${GOLANGCI_LINT_VERSION} (serving's style check) into ${TOOLS}"
   GOFLAGS=-mod=mod GOBIN="${TOOLS}" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${GOLANGCI_LINT_VERSION}"
 fi
-phase "golangci-lint built (once a machine)"
 LINT="${TOOLS}/golangci-lint"
 # style PACKAGE...: serving's style checks on what HEAD adds to PACKAGEs.
 style() {

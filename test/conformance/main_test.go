@@ -87,15 +87,22 @@ func run(m *testing.M) int {
 		return 1
 	}
 	start := time.Now()
-	env.controller = filepath.Join(dir, "controller")
-	env.webhook = filepath.Join(dir, "webhook")
-	env.replica = filepath.Join(dir, "replica")
-	env.stock = filepath.Join(dir, "controller-stock")
-	env.gateway = filepath.Join(dir, "gateway")
-	if out, err := exec.Command("../../hack/build-serving.sh", dir).CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "hack/build-serving.sh: %v\n%s", err, out)
-		return 1
+	// E2E_SERVING_BIN: where hack/build-serving.sh built serving's binaries
+	// before (hack/test.sh builds them once for the runs of the suite it
+	// starts at once); else they are built here.
+	bin := os.Getenv("E2E_SERVING_BIN")
+	if bin == "" {
+		bin = dir
+		if out, err := exec.Command("../../hack/build-serving.sh", bin).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "hack/build-serving.sh: %v\n%s", err, out)
+			return 1
+		}
 	}
+	env.controller = filepath.Join(bin, "controller")
+	env.webhook = filepath.Join(bin, "webhook")
+	env.replica = filepath.Join(bin, "replica")
+	env.stock = filepath.Join(bin, "controller-stock")
+	env.gateway = filepath.Join(dir, "gateway")
 	if out, err := exec.Command("go", "build", "-o", env.gateway, "knative.dev/route-address/test/cmd/gateway").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building test/cmd/gateway: %v\n%s", err, out)
 		return 1
