@@ -148,6 +148,11 @@ built() {
 # 198.18.0.0/30 and the routes to its gateway stand-ins, do not meet.
 own_netns() { unshare -n bash -c 'ip link set lo up && exec "$@"' _ "$@"; }
 
+# The e2e suite builds in the serving tree verify-upstream.sh left (the
+# series applied, networking replaced), whose packages it compiled: serving's
+# binaries, and the node's images and serving's own e2e test.
+export SERVING_TREE="${REPO_ROOT_DIR}/.cache/upstream/verify/serving"
+
 # e2e LOG go-test-flags...: the e2e suite, its output in LOGS/LOG, the lines
 # it prints prefixed with [LOG] when E2E_PREFIX=1, in a network namespace of
 # its own when E2E_NETNS=1, and its time recorded.
@@ -155,8 +160,7 @@ e2e() {
   local log="$1" start=${SECONDS} rc=0 prefix=""
   shift
   [[ "${E2E_PREFIX:-0}" != 1 ]] || prefix="[${log%.log}] "
-  SERVING_TREE="${REPO_ROOT_DIR}/.cache/upstream/verify/serving" \
-    ${E2E_NETNS:+own_netns} go test -count=1 -tags "${E2E_TAGS:-e2e}" -timeout 30m -v "$@" ./test/conformance/ 2>&1 | tee "${LOGS}/${log}" |
+  ${E2E_NETNS:+own_netns} go test -count=1 -tags "${E2E_TAGS:-e2e}" -timeout 30m -v "$@" ./test/conformance/ 2>&1 | tee "${LOGS}/${log}" |
     grep --line-buffered -E '^(=== RUN|--- |    --- |\s+\w+_test\.go:|ok|FAIL|PASS|local)' | sed -u "s/^/${prefix}/"
   rc="${PIPESTATUS[0]}"
   printf '  %-58s %6d s%s\n' "${log%.log}" "$((SECONDS - start))" "$([[ ${rc} == 0 ]] || echo "  FAILED (exit ${rc})")" >>"${LOGS}/parts"
@@ -165,7 +169,7 @@ e2e() {
 rm -f "${LOGS}/parts"
 
 # The suite spends most of its time waiting (leases expiring, namespaces
-# deleted, resyncs), so it runs as two processes at once, each with a
+# deleted, resyncs), so it is split into two runs at once, each with a
 # control plane of its own: "e2e-long" the tests that wait longest, "e2e"
 # the others; and beside them, once the ingresses are built, TestSkipper and
 # TestContour on a control plane of their own, then TestEnvoyGateway on
@@ -192,17 +196,13 @@ e2e_all() {
   cat "${LOGS}/wait-ingresses.log"
   return "${rc}"
 }
-# serving's binaries as the pull requests leave them, built once in the
-# tree verify-upstream.sh left (whose packages it compiled) for every run of
-# the suite below (E2E_SERVING_BIN).
+# serving's binaries as the pull requests leave them, built once for every
+# run of the suite below (E2E_SERVING_BIN).
 export E2E_SERVING_BIN="${LOGS}/serving-bin"
-serving_binaries() {
-  rm -rf "${E2E_SERVING_BIN}"
-  SERVING_TREE="${REPO_ROOT_DIR}/.cache/upstream/verify/serving" ./hack/build-serving.sh "${E2E_SERVING_BIN}"
-}
+serving_binaries() { rm -rf "${E2E_SERVING_BIN}" && ./hack/build-serving.sh "${E2E_SERVING_BIN}"; }
 step "serving's binaries (hack/build-serving.sh)" serving_binaries
 step "wait for the control plane's programs" built control-plane
-step "e2e: the suite (two shards), Skipper, Contour, Envoy Gateway, at once" e2e_all
+step "e2e: the suite as two runs, Skipper, Contour, Envoy Gateway, at once" e2e_all
 step "wait for the node's programs (kubelet, kube-proxy, kube-scheduler, containerd)" built node
 # The node suite (build tag node): its tests start a node beside the control
 # plane (root; the Debian packages installed by the build above). Alone: its
