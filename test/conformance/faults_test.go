@@ -288,18 +288,27 @@ func logLineWith(t *testing.T, path string, from int64, want string) string {
 
 // waitLeaderOf waits until a lease of the reconciler named reconciler has
 // been acquired since the running controller started (a leader reconciles
-// every Route of its bucket when it takes it).
+// every Route of its bucket when it takes it). A controller that was
+// killed holds its leases until they expire: its successor waits up to a
+// lease duration before it may take one, and the wait allows for that.
+// Only a lease acquired after the start counts (its time is the
+// controller's clock, this host's, to the microsecond): one the killed
+// controller took a moment before is still its.
 func waitLeaderOf(t *testing.T, reconciler string) {
 	t.Helper()
 	started := env.ctrl.started
-	eventually(t, "a lease of the "+reconciler+" reconciler acquired", func() error {
+	lease, err := time.ParseDuration(cluster.LeaderElection["lease-duration"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventuallyWithin(t, lease+timeout, "a lease of the "+reconciler+" reconciler acquired", func() error {
 		l, err := env.kube.CoordinationV1().Leases(cluster.SystemNamespace).List(bg(), metav1.ListOptions{})
 		if err != nil {
 			return err
 		}
 		for _, lease := range l.Items {
 			if strings.Contains(lease.Name, "."+reconciler+".") && lease.Spec.HolderIdentity != nil && *lease.Spec.HolderIdentity != "" &&
-				lease.Spec.AcquireTime != nil && !lease.Spec.AcquireTime.Time.Before(started.Truncate(time.Second)) {
+				lease.Spec.AcquireTime != nil && !lease.Spec.AcquireTime.Time.Before(started) {
 				return nil
 			}
 		}

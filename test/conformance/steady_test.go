@@ -208,6 +208,7 @@ func TestRestartMidSwitch(t *testing.T) {
 		if err := startController(); err != nil {
 			t.Fatal(err)
 		}
+		waitLeaderOf(t, "routeaddress")
 		waitAllShaped(t, ns, gw, ip, n, mode)
 	}
 	// Nothing but what the shapes list: no stray slices of ours.
