@@ -95,15 +95,15 @@ if [[ -n "${IMAGES}" ]]; then
   KO_VERSION=v0.19.1
   TOOLS="${XDG_CACHE_HOME:-${HOME}/.cache}/route-address/tools/ko-${KO_VERSION}"
   if [[ ! -x "${TOOLS}/ko" ]]; then
-    GOFLAGS=-mod=mod GOBIN="${TOOLS}" go install "github.com/google/ko@${KO_VERSION}"
+    GOFLAGS="-mod=mod ${GOFLAGS:-}" GOBIN="${TOOLS}" go install "github.com/google/ko@${KO_VERSION}"
   fi
   if [[ "${IMAGES}" == --core ]]; then
-    (cd "${TREE}" && GOFLAGS="-mod=mod ${MODFILE[*]}" "${TOOLS}/ko" resolve --insecure-registry -R -f config/core) >"${BIN}/serving-core.yaml"
+    (cd "${TREE}" && GOFLAGS="-mod=mod ${MODFILE[*]} ${GOFLAGS:-}" "${TOOLS}/ko" resolve --insecure-registry -R -f config/core) >"${BIN}/serving-core.yaml"
     echo "wrote ${BIN}/serving-core.yaml: $(grep -c '@sha256:' "${BIN}/serving-core.yaml") image references"
     exit 0
   fi
   for cmd in controller webhook; do
-    (cd "${TREE}" && GOFLAGS="-mod=mod ${MODFILE[*]}" "${TOOLS}/ko" resolve -f "${REPO_ROOT_DIR}/config/${cmd}-patch.yaml") >"${BIN}/${cmd}.yaml"
+    (cd "${TREE}" && GOFLAGS="-mod=mod ${MODFILE[*]} ${GOFLAGS:-}" "${TOOLS}/ko" resolve -f "${REPO_ROOT_DIR}/config/${cmd}-patch.yaml") >"${BIN}/${cmd}.yaml"
     echo "wrote ${BIN}/${cmd}.yaml: $(grep 'image:' "${BIN}/${cmd}.yaml" | tr -s ' ')"
   done
   exit 0
@@ -115,8 +115,8 @@ sed 's/^\(\t*\)ctx := signals.NewContext()$/\1ctx := sharedmain.WithHealthProbes
   "${TREE}/cmd/controller/main.go" >"${TREE}/test/_replica/main.go"
 grep -q WithHealthProbesDisabled "${TREE}/test/_replica/main.go" ||
   { echo "cmd/controller/main.go has no 'ctx := signals.NewContext()' to turn the probes off in" >&2; exit 1; }
-(cd "${TREE}" && GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/" ./cmd/controller ./cmd/webhook &&
-  GOFLAGS=-mod=mod go build "${MODFILE[@]}" -o "${BIN}/replica" ./test/_replica)
+(cd "${TREE}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go build "${MODFILE[@]}" -o "${BIN}/" ./cmd/controller ./cmd/webhook &&
+  GOFLAGS="-mod=mod ${GOFLAGS:-}" go build "${MODFILE[@]}" -o "${BIN}/replica" ./test/_replica)
 echo "built ${BIN}/controller, webhook and replica in ${TREE}"
 # In serving's module as go.mod pins it, with its own go.mod.
 STOCK="$(go list -m -f '{{.Dir}}' knative.dev/serving)"

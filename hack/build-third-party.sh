@@ -49,6 +49,10 @@ SKIPPER_VERSION=v0.27.54
 CONTOUR_VERSION=v1.33.6
 ENVOY_GATEWAY_VERSION=v1.9.1
 PROMTOOL_DIR=promtool-debian
+# The programs build with cgo where the platform has it, as they always have
+# here (kubelet's own build needs it), whatever CGO_ENABLED the caller set
+# for its own builds (hack/test.sh); Skipper is static (below).
+unset CGO_ENABLED
 
 # build MODULE-DIR OUT-DIR LDFLAGS NAME=PACKAGE...: builds each package
 # without a symbol table or DWARF (-s -w: a shorter link; a panic still
@@ -67,7 +71,7 @@ build() {
     echo "building ${name} (${pkg}) into ${out} (first run on this machine: several minutes)"
     mkdir -p "${out}"
     local start=${SECONDS}
-    (cd "${MOD_DIRS[${mod}]:-${REPO_ROOT_DIR}/third_party/${mod}}" && GOFLAGS=-mod=mod go build -ldflags "-s -w ${ldflags}" -o "${out}/${name}" "${pkg}")
+    (cd "${MOD_DIRS[${mod}]:-${REPO_ROOT_DIR}/third_party/${mod}}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go build -ldflags "-s -w ${ldflags}" -o "${out}/${name}" "${pkg}")
     echo "built ${name} in $((SECONDS - start))s"
   done
 }
@@ -160,7 +164,7 @@ ingresses() {
   CONTOUR_DIR="${BIN_DIR}/contour-${CONTOUR_VERSION}"
   build contour "${CONTOUR_DIR}" "" contour=github.com/projectcontour/contour/cmd/contour
   if [[ ! -f "${CONTOUR_DIR}/gateway-api-crds.yaml" ]]; then
-    mod_dir="$(cd "${REPO_ROOT_DIR}/third_party/contour" && GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/projectcontour/contour)"
+    mod_dir="$(cd "${REPO_ROOT_DIR}/third_party/contour" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go list -m -f '{{.Dir}}' github.com/projectcontour/contour)"
     cp "${mod_dir}/examples/contour/01-crds.yaml" "${CONTOUR_DIR}/contour-crds.yaml"
     cp "${mod_dir}/examples/gateway/00-crds.yaml" "${CONTOUR_DIR}/gateway-api-crds.yaml"
     chmod 0644 "${CONTOUR_DIR}"/*.yaml
@@ -174,7 +178,7 @@ ingresses() {
   build envoy-gateway "${EG_DIR}" "" envoy-gateway=github.com/envoyproxy/gateway/cmd/envoy-gateway \
     xdsdump=knative.dev/route-address/third_party/envoy-gateway/xdsdump
   if [[ ! -f "${EG_DIR}/envoy-gateway-crds.yaml" ]]; then
-    mod_dir="$(cd "${REPO_ROOT_DIR}/third_party/envoy-gateway" && GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/envoyproxy/gateway)"
+    mod_dir="$(cd "${REPO_ROOT_DIR}/third_party/envoy-gateway" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go list -m -f '{{.Dir}}' github.com/envoyproxy/gateway)"
     crds="${mod_dir}/charts/gateway-crds-helm/templates"
     sed '/^{{/d' "${crds}/standard-gatewayapi-crds.yaml" >"${EG_DIR}/gateway-api-crds.yaml"
     sed '/^{{/d' "${crds}"/generated/*.yaml >"${EG_DIR}/envoy-gateway-crds.yaml.tmp"

@@ -62,6 +62,15 @@ if [[ "${THP_KEEP:-0}" != 1 && -w "${THP}" ]] && ! grep -q '\[always\]' "${THP}"
   fi
 fi
 
+# Every Go program the command builds is built as serving's release builds
+# its images (ko: -trimpath, CGO_ENABLED=0), so that a package compiled for
+# one step is the one every other step links: the serving tree's builds,
+# ko's images of serving, the node's images, the test binaries. Built
+# otherwise, each of those compiled serving and its dependencies again
+# (ko's five commands: 302 CPU seconds on a cache that held them built
+# without -trimpath). The scripts that set GOFLAGS for a command add to it.
+export GOFLAGS="-trimpath ${GOFLAGS:-}" CGO_ENABLED=0
+
 summary() {
   local rc=$?
   [[ -z "${THP_BEFORE}" ]] || echo "${THP_BEFORE}" >"${THP}"
@@ -153,14 +162,20 @@ own_netns() { unshare -n bash -c 'ip link set lo up && exec "$@"' _ "$@"; }
 # binaries, and the node's images and serving's own e2e test.
 export SERVING_TREE="${REPO_ROOT_DIR}/.cache/upstream/verify/serving"
 
-# e2e LOG go-test-flags...: the e2e suite, its output in LOGS/LOG, the lines
-# it prints prefixed with [LOG] when E2E_PREFIX=1, in a network namespace of
-# its own when E2E_NETNS=1, and its time recorded.
+# e2e_binary TAGS: builds the suite's test binary with the build tags TAGS,
+# once for the runs that use it, as LOGS/conformance-TAGS.test.
+e2e_binary() { go test -c -tags "$1" -o "${LOGS}/conformance-${1//,/-}.test" ./test/conformance/; }
+
+# e2e LOG TEST-FLAGS...: runs the suite's binary built with E2E_TAGS (e2e
+# unless set) in its package's directory, as go test would, its output in
+# LOGS/LOG, the lines it prints prefixed with [LOG] when E2E_PREFIX=1, in a
+# network namespace of its own when E2E_NETNS=1, and its time recorded.
 e2e() {
-  local log="$1" start=${SECONDS} rc=0 prefix=""
+  local log="$1" start=${SECONDS} rc=0 prefix="" tags="${E2E_TAGS:-e2e}"
   shift
   [[ "${E2E_PREFIX:-0}" != 1 ]] || prefix="[${log%.log}] "
-  ${E2E_NETNS:+own_netns} go test -count=1 -tags "${E2E_TAGS:-e2e}" -timeout 30m -v "$@" ./test/conformance/ 2>&1 | tee "${LOGS}/${log}" |
+  (cd test/conformance && ${E2E_NETNS:+own_netns} "${LOGS}/conformance-${tags//,/-}.test" -test.v -test.timeout 30m "$@") 2>&1 |
+    tee "${LOGS}/${log}" |
     grep --line-buffered -E '^(=== RUN|--- |    --- |\s+\w+_test\.go:|ok|FAIL|PASS|local)' | sed -u "s/^/${prefix}/"
   rc="${PIPESTATUS[0]}"
   printf '  %-58s %6d s%s\n' "${log%.log}" "$((SECONDS - start))" "$([[ ${rc} == 0 ]] || echo "  FAILED (exit ${rc})")" >>"${LOGS}/parts"
@@ -179,14 +194,15 @@ LONG_TESTS='TestNamespaceDeleted|TestHALeaderLostMidSwitch|TestMetricsFollowSwit
 INGRESS_TESTS='TestSkipper|TestContour|TestEnvoyGateway'
 e2e_all() {
   export E2E_PREFIX=1 E2E_NETNS=1
-  e2e e2e.log -skip "^(${LONG_TESTS}|${INGRESS_TESTS})$" &
+  e2e_binary e2e || return 1
+  e2e e2e.log -test.skip "^(${LONG_TESTS}|${INGRESS_TESTS})$" &
   local suite=$!
-  e2e e2e-long.log -run "^(${LONG_TESTS})$" &
+  e2e e2e-long.log -test.run "^(${LONG_TESTS})$" &
   local long=$!
   {
     built ingresses >"${LOGS}/wait-ingresses.log" &&
-      e2e e2e-ingresses.log -run '^(TestSkipper|TestContour)$' &&
-      e2e e2e-envoy-gateway.log -run '^TestEnvoyGateway$'
+      e2e e2e-ingresses.log -test.run '^(TestSkipper|TestContour)$' &&
+      e2e e2e-envoy-gateway.log -test.run '^TestEnvoyGateway$'
   } &
   local ingresses=$!
   local rc=0
@@ -207,5 +223,5 @@ step "wait for the node's programs (kubelet, kube-proxy, kube-scheduler, contain
 # The node suite (build tag node): its tests start a node beside the control
 # plane (root; the Debian packages installed by the build above). Alone: its
 # kube-proxy writes the host's iptables.
-node_e2e() { E2E_TAGS=e2e,node e2e e2e-node.log -run '^TestNode'; }
+node_e2e() { e2e_binary e2e,node && E2E_TAGS=e2e,node e2e e2e-node.log -test.run '^TestNode'; }
 step "e2e: the node (serving as pods, kube-proxy)" node_e2e

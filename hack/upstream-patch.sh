@@ -126,7 +126,7 @@ VENDOR_SCRATCH="$(mktemp -d -p "$([[ -w /dev/shm ]] && echo /dev/shm || echo "${
 trap 'rm -rf "${VENDOR_SCRATCH}"' EXIT
 vendor_serving() {
   rm -rf "${VENDOR_SCRATCH}/vendor"
-  (cd "${SERVING}" && GOFLAGS=-mod=mod go mod vendor -o "${VENDOR_SCRATCH}/vendor")
+  (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go mod vendor -o "${VENDOR_SCRATCH}/vendor")
   if ! diff -rq "${VENDOR_SCRATCH}/vendor" "${SERVING}/vendor" >/dev/null 2>&1; then
     rm -rf "${SERVING}/vendor"
     cp -r "${VENDOR_SCRATCH}/vendor" "${SERVING}/vendor"

@@ -102,7 +102,7 @@ fresh "${SERVING}"
 
 # The modules each tree builds with, before the patches.
 (cd "${NETWORKING}" && go list -m all) > "${OUT}/verify/networking.modules.before"
-(cd "${SERVING}" && GOFLAGS=-mod=mod go list -m all) > "${OUT}/verify/serving.modules.before"
+(cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go list -m all) > "${OUT}/verify/serving.modules.before"
 
 phase "pkg: patches applied, built, vetted, tested (the work queue's with -race)"
 echo "=== pkg: apply each patch; build, vet and test the packages they change (the work queue's with -race)"
@@ -113,10 +113,11 @@ done
 # The race detector where the patch changes what goroutines share (the
 # two-lane work queue); sharedmain's change gives the elector a copy of a
 # client configuration, which its test checks without: -race compiles every
-# dependency again, and sharedmain's are every injected client's.
+# dependency again, and sharedmain's are every injected client's. -race
+# needs cgo, whatever the caller set (hack/test.sh builds without).
 PKG_PKGS=(./controller/... ./injection/sharedmain/...)
 (cd "${PKG}" && go build "${PKG_PKGS[@]}" && go vet "${PKG_PKGS[@]}" &&
-  go test -count=1 -race ./controller/... && go test -count=1 ./injection/sharedmain/...)
+  CGO_ENABLED=1 go test -count=1 -race ./controller/... && go test -count=1 ./injection/sharedmain/...)
 
 phase "networking: each patch applied and built"
 echo "=== networking: apply and build each patch"
@@ -136,12 +137,12 @@ GOLANGCI_LINT_VERSION=v2.11.4
 TOOLS="${XDG_CACHE_HOME:-${HOME}/.cache}/route-address/tools/golangci-lint-${GOLANGCI_LINT_VERSION}"
 if [[ ! -x "${TOOLS}/golangci-lint" ]]; then
   echo "=== building golangci-lint ${GOLANGCI_LINT_VERSION} (serving's style check) into ${TOOLS}"
-  GOFLAGS=-mod=mod GOBIN="${TOOLS}" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${GOLANGCI_LINT_VERSION}"
+  GOFLAGS="-mod=mod ${GOFLAGS:-}" GOBIN="${TOOLS}" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${GOLANGCI_LINT_VERSION}"
 fi
 LINT="${TOOLS}/golangci-lint"
 # style PACKAGE...: serving's style checks on what HEAD adds to PACKAGEs.
 style() {
-  (cd "${SERVING}" && GOFLAGS=-mod=mod "${LINT}" run --new-from-rev HEAD~1 "$@")
+  (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" "${LINT}" run --new-from-rev HEAD~1 "$@")
   local ws
   ws="$(git_ -C "${SERVING}" diff --check HEAD~1 -- ':!vendor' || true)"
   if [[ -n "${ws}" ]]; then
@@ -171,7 +172,7 @@ phase "serving: networking's bump, vendor/ made"
 # The networking bump, as hack/update-deps.sh would make it once the
 # networking patch is released: here a replace of the patched tree, and
 # vendor/ updated for it.
-(cd "${SERVING}" && go mod edit -replace knative.dev/networking=../networking && GOFLAGS=-mod=mod go mod vendor)
+(cd "${SERVING}" && go mod edit -replace knative.dev/networking=../networking && GOFLAGS="-mod=mod ${GOFLAGS:-}" go mod vendor)
 git_ -C "${SERVING}" add -A
 git_ -C "${SERVING}" commit -q -m "networking with the route-address keys (update-deps)"
 for p in "${PATCHES}"/serving/*.patch; do
@@ -189,10 +190,10 @@ for p in "${PATCHES}"/serving/*.patch; do
   # linked too (linking all nine takes 20 s a patch).
   phase "per pull request: every package built, the commands it changes linked"
   changed="$(git_ -C "${SERVING}" diff --name-only HEAD~1 -- '*.go' ':!vendor' | xargs -r -n1 dirname | sort -u)"
-  (cd "${SERVING}" && GOFLAGS=-mod=mod go list -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' ./pkg/... ./cmd/... |
-    GOFLAGS=-mod=mod xargs go build)
-  MAINS="$(cd "${SERVING}" && GOFLAGS=-mod=mod go list -f '{{if eq .Name "main"}} {{.ImportPath}} {{join .Deps " "}} {{end}}' ./pkg/... ./cmd/...)"
-  importing "${changed}" | (cd "${SERVING}" && GOFLAGS=-mod=mod xargs -r -n1 go build -o /dev/null)
+  (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go list -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' ./pkg/... ./cmd/... |
+    GOFLAGS="-mod=mod ${GOFLAGS:-}" xargs go build)
+  MAINS="$(cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go list -f '{{if eq .Name "main"}} {{.ImportPath}} {{join .Deps " "}} {{end}}' ./pkg/... ./cmd/...)"
+  importing "${changed}" | (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" xargs -r -n1 go build -o /dev/null)
   # For the summary: which commands run the code this pull request adds or
   # changes (those that import a package whose non-test Go files it
   # changes), and the first sentence of its description.
@@ -209,7 +210,7 @@ for p in "${PATCHES}"/serving/*.patch; do
   # (go mod vendor writes into memory, compared with the tree's: in place it
   # rewrote 7 750 files, 4.6 s a patch.)
   rm -rf "${VENDOR_SCRATCH}/vendor"
-  (cd "${SERVING}" && GOFLAGS=-mod=mod go mod vendor -o "${VENDOR_SCRATCH}/vendor")
+  (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go mod vendor -o "${VENDOR_SCRATCH}/vendor")
   if ! diff -rq "${VENDOR_SCRATCH}/vendor" "${SERVING}/vendor"; then
     echo "FAIL: serving/$(basename "$p"): vendor/ is not what go mod vendor makes"
     exit 1
@@ -231,10 +232,10 @@ for p in "${PATCHES}"/serving/*.patch; do
     esac
   done <<<"${changed}"
   if [[ ${#touched[@]} -gt 0 ]]; then
-    (cd "${SERVING}" && export GOFLAGS=-mod=mod && go vet "${touched[@]}" && go test "${touched[@]}" | sed 's/^/  /')
+    (cd "${SERVING}" && export GOFLAGS="-mod=mod ${GOFLAGS:-}" && go vet "${touched[@]}" && go test "${touched[@]}" | sed 's/^/  /')
   fi
   if [[ ${#e2e[@]} -gt 0 ]]; then
-    (cd "${SERVING}" && GOFLAGS=-mod=mod go vet -tags e2e "${e2e[@]}")
+    (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go vet -tags e2e "${e2e[@]}")
     echo "  vetted with -tags e2e: ${e2e[*]}"
   fi
   phase "per pull request: serving's style checks"
@@ -252,7 +253,7 @@ printf '%s\n' "${SUMMARY[@]}"
 
 echo "=== zero new modules"
 (cd "${NETWORKING}" && go list -m all) > "${OUT}/verify/networking.modules.after"
-(cd "${SERVING}" && GOFLAGS=-mod=mod go list -m all | sed -e 's# => ../networking$##' \
+(cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go list -m all | sed -e 's# => ../networking$##' \
   -e "s#^knative.dev/networking .*#$(grep '^knative.dev/networking ' "${OUT}/verify/serving.modules.before")#") \
   > "${OUT}/verify/serving.modules.after"
 status=0
@@ -286,10 +287,10 @@ echo "=== networking: go vet, go test ./pkg/config/..."
 
 echo "=== serving: go build ./..., go vet, go test"
 PKGS=(./pkg/reconciler/route/... ./pkg/reconciler/routeaddress/... ./cmd/...)
-(cd "${SERVING}" && export GOFLAGS=-mod=mod && go build ./... && go vet "${PKGS[@]}" && go test "${PKGS[@]}")
+(cd "${SERVING}" && export GOFLAGS="-mod=mod ${GOFLAGS:-}" && go build ./... && go vet "${PKGS[@]}" && go test "${PKGS[@]}")
 # The e2e test needs a cluster with serving; here it is compiled and vetted
 # as serving's e2e jobs build it.
-(cd "${SERVING}" && GOFLAGS=-mod=mod go vet -tags e2e ./test/e2e/routeaddress/)
+(cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go vet -tags e2e ./test/e2e/routeaddress/)
 echo "vetted with -tags e2e: knative.dev/serving/test/e2e/routeaddress"
 # The newest serving release: the series applied to its source, reported
 # (not a gate: the series is built and tested against the version go.mod
@@ -298,7 +299,7 @@ echo "vetted with -tags e2e: knative.dev/serving/test/e2e/routeaddress"
 NEWEST_SERVING=v0.51.0
 phase "serving ${NEWEST_SERVING}'s report"
 echo "=== serving ${NEWEST_SERVING}: the serving patches applied to its source (a report)"
-NEWEST_DIR="$(GOFLAGS=-mod=mod go mod download -json "knative.dev/serving@${NEWEST_SERVING}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+NEWEST_DIR="$(GOFLAGS="-mod=mod ${GOFLAGS:-}" go mod download -json "knative.dev/serving@${NEWEST_SERVING}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
 NEWEST="${OUT}/verify/serving-${NEWEST_SERVING}"
 rm -rf "${NEWEST}"
 cp -r "${NEWEST_DIR}" "${NEWEST}"
@@ -322,7 +323,7 @@ for p in "${PATCHES}"/serving/*.patch; do
   git_ -C "${NEWEST}" commit -q -m "$(basename "$p") (partly)"
 done
 while read -r mod ver; do
-  if err="$(GOFLAGS=-mod=mod go mod download "${mod}@${ver}" 2>&1)"; then
+  if err="$(GOFLAGS="-mod=mod ${GOFLAGS:-}" go mod download "${mod}@${ver}" 2>&1)"; then
     echo "serving ${NEWEST_SERVING} requires ${mod} ${ver}: served"
   else
     echo "serving ${NEWEST_SERVING} requires ${mod} ${ver}: not served here ($(echo "${err}" | grep -o '[0-9][0-9][0-9] [A-Za-z ]*' | head -1)), so it is not built"
