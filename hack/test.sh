@@ -24,12 +24,12 @@
 # The third-party programs the e2e suite runs (hack/build-third-party.sh)
 # build in the background from the start, at a lower priority, so that
 # they use the CPU the steps before the e2e suite leave idle: first the
-# control plane's, then the ingresses', then the node's (and the Debian
-# packages it runs on). The suite starts once the control plane's are
-# built, as two runs at once (e2e_all, below), with TestSkipper, TestContour
-# and TestEnvoyGateway beside them once the ingresses are built; the node's
-# tests run last. Each step prints its time and CPU, and a table of all of
-# them is printed at the end, whether the run passed or not.
+# control plane's, then the node's (and the Debian packages it runs on),
+# then the ingresses'. The suite starts once the control plane's are built,
+# as two runs at once (e2e_all, below), then the node's tests, with
+# TestSkipper, TestContour and TestEnvoyGateway beside them once the
+# ingresses are built. Each step prints its time and CPU, and a table of
+# all of them is printed at the end, whether the run passed or not.
 
 set -o errexit
 set -o nounset
@@ -68,8 +68,11 @@ fi
 # ko's images of serving, the node's images, the test binaries. Built
 # otherwise, each of those compiled serving and its dependencies again
 # (ko's five commands: 302 CPU seconds on a cache that held them built
-# without -trimpath). The scripts that set GOFLAGS for a command add to it.
-export GOFLAGS="-trimpath ${GOFLAGS:-}" CGO_ENABLED=0
+# without -trimpath). And without DWARF, which nothing here reads (a panic's
+# stack comes from the symbol table): routeaddress's tests compiled and
+# linked cold took 335 CPU seconds with it, 304 without. The scripts that
+# set GOFLAGS for a command add to it.
+export GOFLAGS="-trimpath -gcflags=all=-dwarf=false -ldflags=-w ${GOFLAGS:-}" CGO_ENABLED=0
 
 summary() {
   local rc=$?
@@ -121,14 +124,16 @@ build_third_party() {
 echo "=== third-party programs: building in the background (logs: ${LOGS}/third-party-*.log)"
 rm -f "${LOGS}"/third-party-*.{seconds,rc,cpu}
 build_third_party control-plane &
-# One build at a time: the ingresses' starts when the control plane's ends.
+# One build at a time: the node's (Skipper first) when the control plane's
+# ends, then the ingresses', so that the node's tests can run beside the
+# ingresses' runs.
 {
   until [[ -f "${LOGS}/third-party-control-plane.seconds" ]]; do sleep 2; done
-  build_third_party ingresses
+  build_third_party node
 } &
 {
-  until [[ -f "${LOGS}/third-party-ingresses.seconds" ]]; do sleep 2; done
-  build_third_party node
+  until [[ -f "${LOGS}/third-party-node.seconds" ]]; do sleep 2; done
+  build_third_party ingresses
 } &
 
 # vet the e2e suite too: a test file without the e2e build tag that uses
@@ -186,10 +191,10 @@ rm -f "${LOGS}/parts"
 # The suite spends most of its time waiting (leases expiring, namespaces
 # deleted, resyncs), so it is split into two runs at once, each with a
 # control plane of its own: "e2e-long" the tests that wait longest, "e2e"
-# the others; and beside them, once the ingresses are built, TestSkipper and
-# TestContour on a control plane of their own, then TestEnvoyGateway on
-# another (Envoy Gateway's Gateway API CRDs, v1.6, are not Contour's, v1.3,
-# and a CRD is created once per control plane).
+# the others, then the node's tests; and beside them, once the ingresses are
+# built, TestSkipper and TestContour on a control plane of their own, then
+# TestEnvoyGateway on another (Envoy Gateway's Gateway API CRDs, v1.6, are
+# not Contour's, v1.3, and a CRD is created once per control plane).
 LONG_TESTS='TestNamespaceDeleted|TestHALeaderLostMidSwitch|TestMetricsFollowSwitch|TestHADemotionMetrics|TestHABucketsHolderKilledMidSwitch'
 INGRESS_TESTS='TestSkipper|TestContour|TestEnvoyGateway'
 e2e_all() {
@@ -208,6 +213,11 @@ e2e_all() {
   local rc=0
   wait "${suite}" || rc=1
   wait "${long}" || rc=1
+  # The node's tests (build tag node) once both runs are over, beside the
+  # ingresses' if they still run: they start a node beside a control plane
+  # of their own (root; the Debian packages installed by the node's build),
+  # in the host's network namespace, whose iptables its kube-proxy writes.
+  { built node && e2e_binary e2e,node && E2E_TAGS=e2e,node E2E_NETNS="" e2e e2e-node.log -test.run '^TestNode'; } || rc=1
   wait "${ingresses}" || rc=1
   cat "${LOGS}/wait-ingresses.log"
   return "${rc}"
@@ -218,10 +228,4 @@ export E2E_SERVING_BIN="${LOGS}/serving-bin"
 serving_binaries() { rm -rf "${E2E_SERVING_BIN}" && ./hack/build-serving.sh "${E2E_SERVING_BIN}"; }
 step "serving's binaries (hack/build-serving.sh)" serving_binaries
 step "wait for the control plane's programs" built control-plane
-step "e2e: the suite as two runs, Skipper, Contour, Envoy Gateway, at once" e2e_all
-step "wait for the node's programs (kubelet, kube-proxy, kube-scheduler, containerd)" built node
-# The node suite (build tag node): its tests start a node beside the control
-# plane (root; the Debian packages installed by the build above). Alone: its
-# kube-proxy writes the host's iptables.
-node_e2e() { e2e_binary e2e,node && E2E_TAGS=e2e,node e2e e2e-node.log -test.run '^TestNode'; }
-step "e2e: the node (serving as pods, kube-proxy)" node_e2e
+step "e2e: the suite as two runs, then the node's; Skipper, Contour, Envoy Gateway beside them" e2e_all
