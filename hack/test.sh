@@ -167,19 +167,20 @@ own_netns() { unshare -n bash -c 'ip link set lo up && exec "$@"' _ "$@"; }
 # binaries, and the node's images and serving's own e2e test.
 export SERVING_TREE="${REPO_ROOT_DIR}/.cache/upstream/verify/serving"
 
-# e2e_binary TAGS: builds the suite's test binary with the build tags TAGS,
-# once for the runs that use it, as LOGS/conformance-TAGS.test.
-e2e_binary() { go test -c -tags "$1" -o "${LOGS}/conformance-${1//,/-}.test" ./test/conformance/; }
+# e2e_bin TAGS: where the suite's test binary built with the build tags
+# TAGS is; e2e_binary TAGS builds it there, once for the runs that use it.
+e2e_bin() { echo "${LOGS}/conformance-${1//,/-}.test"; }
+e2e_binary() { go test -c -tags "$1" -o "$(e2e_bin "$1")" ./test/conformance/; }
 
 # e2e LOG TEST-FLAGS...: runs the suite's binary built with E2E_TAGS (e2e
 # unless set) in its package's directory, as go test would, its output in
 # LOGS/LOG, the lines it prints prefixed with [LOG] when E2E_PREFIX=1, in a
 # network namespace of its own when E2E_NETNS=1, and its time recorded.
 e2e() {
-  local log="$1" start=${SECONDS} rc=0 prefix="" tags="${E2E_TAGS:-e2e}"
+  local log="$1" start=${SECONDS} rc=0 prefix=""
   shift
   [[ "${E2E_PREFIX:-0}" != 1 ]] || prefix="[${log%.log}] "
-  (cd test/conformance && ${E2E_NETNS:+own_netns} "${LOGS}/conformance-${tags//,/-}.test" -test.v -test.timeout 30m "$@") 2>&1 |
+  (cd test/conformance && ${E2E_NETNS:+own_netns} "$(e2e_bin "${E2E_TAGS:-e2e}")" -test.v -test.timeout 30m "$@") 2>&1 |
     tee "${LOGS}/${log}" |
     grep --line-buffered -E '^(=== RUN|--- |    --- |\s+\w+_test\.go:|ok|FAIL|PASS|local)' | sed -u "s/^/${prefix}/"
   rc="${PIPESTATUS[0]}"
@@ -217,9 +218,10 @@ e2e_all() {
   # ingresses' if they still run: they start a node beside a control plane
   # of their own (root; the Debian packages installed by the node's build),
   # in the host's network namespace, whose iptables its kube-proxy writes.
-  { built node && e2e_binary e2e,node && E2E_TAGS=e2e,node E2E_NETNS="" e2e e2e-node.log -test.run '^TestNode'; } || rc=1
+  { built node >"${LOGS}/wait-node.log" && e2e_binary e2e,node &&
+    E2E_TAGS=e2e,node E2E_NETNS="" e2e e2e-node.log -test.run '^TestNode'; } || rc=1
   wait "${ingresses}" || rc=1
-  cat "${LOGS}/wait-ingresses.log"
+  cat "${LOGS}/wait-node.log" "${LOGS}/wait-ingresses.log"
   return "${rc}"
 }
 # serving's binaries as the pull requests leave them, built once for every
