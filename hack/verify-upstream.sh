@@ -17,8 +17,11 @@
 # Verifies the upstream patch series (hack/upstream-patch.sh): applies the
 # patches one by one to fresh knative.dev/pkg (its controller package's
 # tests run), knative.dev/networking and knative.dev/serving trees, builds
-# each step (and in serving vets and tests the packages each patch
-# changes, runs serving's style checks on them, and checks its size), then builds, vets and tests the patched trees,
+# each step (and in serving resolves each patch's imports from vendor/,
+# vets the packages it changes, tests included, and checks its size and
+# white space), then on the series' last commit tests every package a
+# serving patch changed and runs serving's style checks on every line the
+# series adds, builds, vets and tests the patched trees,
 # and checks that serving needs no module it did not need before (its
 # go.mod unchanged but for a replace of networking by the patched tree).
 # It prints a table of the serving pull requests: changed lines, which of
@@ -37,20 +40,28 @@ OUT="$(mkdir -p "${1:-.cache/upstream}" && cd "${1:-.cache/upstream}" && pwd)"
 # one whose .git has gone must fail, not find this repository's and commit to it.
 export GIT_CEILING_DIRECTORIES="${OUT}"
 
-# phase NAME: the time from here to the next phase call counts to NAME's
-# (a NAME may recur, once per pull request); printed at the end.
+# phase NAME: the time from here to the next phase call, and the CPU of the
+# commands that ran meanwhile, count to NAME's (a NAME may recur, once per
+# pull request); printed at the end.
 PHASE=""
 PHASE_T0=""
+PHASE_CPU0=""
 PHASES=()
-declare -A PHASE_MS=()
+declare -A PHASE_MS=() PHASE_CPU=()
+# cpu_ticks: the user and system CPU of this script's children that it has
+# waited for (/proc/PID/stat's cutime and cstime), in clock ticks.
+cpu_ticks() { sed 's/.*) //' "/proc/$$/stat" | awk '{print $14 + $15}'; }
 phase() {
-  local now=${EPOCHREALTIME/./}
+  local now=${EPOCHREALTIME/./} cpu
+  cpu="$(cpu_ticks)"
   if [[ -n "${PHASE}" ]]; then
     [[ -v "PHASE_MS[${PHASE}]" ]] || PHASES+=("${PHASE}")
     PHASE_MS[${PHASE}]=$((${PHASE_MS[${PHASE}]:-0} + (now - PHASE_T0) / 1000))
+    PHASE_CPU[${PHASE}]=$((${PHASE_CPU[${PHASE}]:-0} + cpu - PHASE_CPU0))
   fi
   PHASE="$1"
   PHASE_T0=${now}
+  PHASE_CPU0=${cpu}
 }
 
 phase "the series generated (hack/upstream-patch.sh)"
@@ -117,7 +128,7 @@ done
 # needs cgo, whatever the caller set (hack/test.sh builds without).
 PKG_PKGS=(./controller/... ./injection/sharedmain/...)
 (cd "${PKG}" && go build "${PKG_PKGS[@]}" && go vet "${PKG_PKGS[@]}" &&
-  CGO_ENABLED=1 go test -count=1 -race ./controller/... && go test -count=1 ./injection/sharedmain/...)
+  CGO_ENABLED=1 go test -vet=off -count=1 -race ./controller/... && go test -vet=off -count=1 ./injection/sharedmain/...)
 
 phase "networking: each patch applied and built"
 echo "=== networking: apply and build each patch"
@@ -140,11 +151,11 @@ if [[ ! -x "${TOOLS}/golangci-lint" ]]; then
   GOFLAGS="-mod=mod ${GOFLAGS:-}" GOBIN="${TOOLS}" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${GOLANGCI_LINT_VERSION}"
 fi
 LINT="${TOOLS}/golangci-lint"
-# style PACKAGE...: serving's style checks on what HEAD adds to PACKAGEs.
-style() {
-  (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" "${LINT}" run --new-from-rev HEAD~1 "$@")
+# white_space REV: serving's white-space checks on what REV..HEAD adds: no
+# trailing white space, no missing final newline.
+white_space() {
   local ws
-  ws="$(git_ -C "${SERVING}" diff --check HEAD~1 -- ':!vendor' || true)"
+  ws="$(git_ -C "${SERVING}" diff --check "$1" -- ':!vendor' || true)"
   if [[ -n "${ws}" ]]; then
     echo "${ws}"
     echo "FAIL: trailing white space or blank lines at the end of a file"
@@ -156,7 +167,7 @@ style() {
       echo "FAIL: ${f} does not end in a newline"
       return 1
     fi
-  done < <(git_ -C "${SERVING}" diff --name-only --diff-filter=AM HEAD~1 -- ':!vendor')
+  done < <(git_ -C "${SERVING}" diff --name-only --diff-filter=AM "$1" -- ':!vendor')
 }
 
 VENDOR_SCRATCH="$(mktemp -d -p "$([[ -w /dev/shm ]] && echo /dev/shm || echo "${TMPDIR:-/tmp}")" vendor.XXXXXX)"
@@ -167,7 +178,7 @@ SUMMARY=()
 importing() {
   { grep -Ff <(sed 's#.*# knative.dev/serving/& #' <<<"${1:-none}") <<<"${MAINS}" || true; } | cut -d' ' -f2
 }
-echo "=== serving: apply each patch; its imports resolved from vendor/ as serving's CI does (-mod=vendor), built, serving's style checks (golangci-lint ${GOLANGCI_LINT_VERSION}, .golangci.yaml)"
+echo "=== serving: apply each patch; its imports resolved from vendor/ as serving's CI does (-mod=vendor), built, its packages vetted"
 phase "serving: networking's bump, vendor/ made"
 # The networking bump, as hack/update-deps.sh would make it once the
 # networking patch is released: here a replace of the patched tree, and
@@ -175,6 +186,11 @@ phase "serving: networking's bump, vendor/ made"
 (cd "${SERVING}" && go mod edit -replace knative.dev/networking=../networking && GOFLAGS="-mod=mod ${GOFLAGS:-}" go mod vendor)
 git_ -C "${SERVING}" add -A
 git_ -C "${SERVING}" commit -q -m "networking with the route-address keys (update-deps)"
+SERIES_BASE="$(git_ -C "${SERVING}" rev-parse HEAD)"
+SERIES_PKGS=()
+SERIES_E2E=()
+# SENT[FILE]: the pull request that changed FILE.
+declare -A SENT=()
 for p in "${PATCHES}"/serving/*.patch; do
   phase "per pull request: applied, imports resolved from vendor/"
   git_ -C "${SERVING}" am -q "$p"
@@ -215,13 +231,15 @@ for p in "${PATCHES}"/serving/*.patch; do
     echo "FAIL: serving/$(basename "$p"): vendor/ is not what go mod vendor makes"
     exit 1
   fi
-  # Each pull request passes its own packages' tests: vet and test every
-  # package whose Go files it changes, at this commit. go test's cache is
-  # left on for serving's packages: a package whose test binary and the
-  # files it reads are those of an earlier commit's passing run is not run
-  # twice (a later patch that changes neither, and the run over the whole
-  # series below).
-  phase "per pull request: its packages vetted and tested"
+  # Each pull request's packages vetted at its commit, tests included: a
+  # test that does not compile at the commit that adds it fails here. Their
+  # tests run, and serving's style checks read the lines, once on the
+  # series' last commit (below), where they read the same text: a file the
+  # series changes is changed by one pull request alone, whole, so it is at
+  # that commit what it is at the last. A pull request that changes a file
+  # an earlier one changed breaks that, so its packages are also tested and
+  # style-checked at its own commit.
+  phase "per pull request: its packages vetted, tests included; white space"
   touched=()
   e2e=()
   while IFS= read -r d; do
@@ -231,19 +249,43 @@ for p in "${PATCHES}"/serving/*.patch; do
       *) touched+=("./${d}") ;;
     esac
   done <<<"${changed}"
+  again=()
+  while IFS= read -r f; do
+    [[ ! -v "SENT[${f}]" ]] || again+=("${f} (${SENT[${f}]})")
+    SENT[${f}]="$(basename "$p" | cut -c1-4)"
+  done < <(git_ -C "${SERVING}" diff --name-only HEAD~1 -- ':!vendor')
   if [[ ${#touched[@]} -gt 0 ]]; then
-    (cd "${SERVING}" && export GOFLAGS="-mod=mod ${GOFLAGS:-}" && go vet "${touched[@]}" && go test "${touched[@]}" | sed 's/^/  /')
+    (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go vet "${touched[@]}")
+    SERIES_PKGS+=("${touched[@]}")
   fi
   if [[ ${#e2e[@]} -gt 0 ]]; then
     (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go vet -tags e2e "${e2e[@]}")
     echo "  vetted with -tags e2e: ${e2e[*]}"
+    SERIES_E2E+=("${e2e[@]}")
   fi
-  phase "per pull request: serving's style checks"
-  if [[ ${#touched[@]} -gt 0 || ${#e2e[@]} -gt 0 ]]; then
-    style "${touched[@]}" "${e2e[@]}"
+  white_space HEAD~1
+  if [[ ${#again[@]} -gt 0 ]]; then
+    echo "  changes files an earlier pull request changed: ${again[*]}; tested and style-checked at this commit"
+    if [[ ${#touched[@]} -gt 0 ]]; then
+      (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go test "${touched[@]}" | sed 's/^/  /')
+    fi
+    if [[ ${#touched[@]} -gt 0 || ${#e2e[@]} -gt 0 ]]; then
+      (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" "${LINT}" run --new-from-rev HEAD~1 "${touched[@]}" "${e2e[@]}")
+    fi
   fi
-  echo "applied, imports resolved from vendor/, built, its packages vetted and tested, serving's style checks passed: serving/$(basename "$p")"
+  echo "applied, imports resolved from vendor/, built, its packages vetted: serving/$(basename "$p")"
 done
+
+# The series' last commit: every package a pull request changed tested, and
+# serving's style checks on every line the series adds.
+phase "the series' last commit: every package a pull request changed tested, serving's style checks on the lines the series adds"
+mapfile -t SERIES_PKGS < <(printf '%s\n' "${SERIES_PKGS[@]}" | sort -u)
+mapfile -t SERIES_E2E < <(printf '%s\n' "${SERIES_E2E[@]}" | sort -u)
+echo "=== serving: go test of every package a pull request changed, at the series' last commit"
+(cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go test "${SERIES_PKGS[@]}" | sed 's/^/  /')
+echo "=== serving: style checks (golangci-lint ${GOLANGCI_LINT_VERSION}, .golangci.yaml) on every line the series adds"
+(cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" "${LINT}" run --new-from-rev "${SERIES_BASE}" "${SERIES_PKGS[@]}" "${SERIES_E2E[@]}")
+echo "serving's style checks passed on the lines of the $(git_ -C "${SERVING}" rev-list --count "${SERIES_BASE}..HEAD") serving pull requests"
 
 phase "zero new modules; the whole series built, vetted, tested"
 echo "=== serving: each pull request, its changed lines (vendor/ excluded), the commands that run its code at that commit, and why"
@@ -287,7 +329,7 @@ echo "=== networking: go vet, go test ./pkg/config/..."
 
 echo "=== serving: go build ./..., go vet, go test"
 PKGS=(./pkg/reconciler/route/... ./pkg/reconciler/routeaddress/... ./cmd/...)
-(cd "${SERVING}" && export GOFLAGS="-mod=mod ${GOFLAGS:-}" && go build ./... && go vet "${PKGS[@]}" && go test "${PKGS[@]}")
+(cd "${SERVING}" && export GOFLAGS="-mod=mod ${GOFLAGS:-}" && go build ./... && go vet "${PKGS[@]}" && go test -vet=off "${PKGS[@]}")
 # The e2e test needs a cluster with serving; here it is compiled and vetted
 # as serving's e2e jobs build it.
 (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go vet -tags e2e ./test/e2e/routeaddress/)
@@ -331,8 +373,9 @@ while read -r mod ver; do
 done < <(grep -E '^[[:space:]]+knative.dev/(networking|pkg|caching) ' "${NEWEST}/go.mod" | awk '{print $1, $2}')
 
 phase ""
-echo "=== time per part"
+echo "=== time per part: wall, and the CPU (user + system) of what it ran"
+hz="$(getconf CLK_TCK)"
 for name in "${PHASES[@]}"; do
-  printf '%6d s  %s\n' "$((PHASE_MS[${name}] / 1000))" "${name}"
+  printf '%6d s %6d s  %s\n' "$((PHASE_MS[${name}] / 1000))" "$((PHASE_CPU[${name}] / hz))" "${name}"
 done
 echo "=== upstream patches verified"
