@@ -28,12 +28,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
@@ -270,14 +272,18 @@ type gateways struct {
 // visibility ExternalIP only. The test process serves each gateway's routes
 // (every KIngress of the cluster, as eskip) on the node's address, which
 // Skipper polls every half second, and marks each KIngress ready for its
-// generation with the internal gateway's Service as its private load
-// balancer and the external one's as its public one, until the test ends.
+// generation, with the internal gateway's Service as its private load
+// balancer and the external one's as its public one, once both gateways
+// have fetched their routes for that generation twice (Skipper applies a
+// fetch before it polls again: a KIngress is ready when its routes are
+// served, as a real implementation reports it), until the test ends.
 func startIngress(t *testing.T, n *cluster.Node, image string) gateways {
 	t.Helper()
 	l, err := net.Listen("tcp", net.JoinHostPort(n.Host, "0"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	f := fetched{}
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ings, err := env.net.NetworkingV1alpha1().Ingresses("").List(r.Context(), metav1.ListOptions{})
 		if err != nil {
@@ -285,6 +291,7 @@ func startIngress(t *testing.T, n *cluster.Node, image string) gateways {
 			return
 		}
 		fmt.Fprint(w, skipperRoutes(ings.Items, r.URL.Path == "/external"))
+		f.record(r.URL.Path, ings.Items)
 	})}
 	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(func() { _ = srv.Close() })
@@ -314,7 +321,8 @@ func startIngress(t *testing.T, n *cluster.Node, image string) gateways {
 				continue
 			}
 			for _, ing := range ings.Items {
-				if ing.Status.ObservedGeneration == ing.Generation && ing.IsReady() {
+				if (ing.Status.ObservedGeneration == ing.Generation && ing.IsReady()) ||
+					!f.served("/internal", &ing) || !f.served("/external", &ing) {
 					continue
 				}
 				ing.Status.ObservedGeneration = ing.Generation
@@ -325,6 +333,46 @@ func startIngress(t *testing.T, n *cluster.Node, image string) gateways {
 		}
 	}()
 	return gw
+}
+
+// fetched counts, per gateway's routes path and KIngress, how many fetches
+// in a row served the KIngress at its generation.
+type fetched struct {
+	mu sync.Mutex
+	by map[string]map[types.NamespacedName]fetches
+}
+
+type fetches struct {
+	generation int64
+	n          int
+}
+
+func (f *fetched) record(path string, ings []netv1alpha1.Ingress) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.by == nil {
+		f.by = map[string]map[types.NamespacedName]fetches{}
+	}
+	was := f.by[path]
+	now := make(map[types.NamespacedName]fetches, len(ings))
+	for _, ing := range ings {
+		key := types.NamespacedName{Namespace: ing.Namespace, Name: ing.Name}
+		e := fetches{generation: ing.Generation, n: 1}
+		if w, ok := was[key]; ok && w.generation == ing.Generation {
+			e.n = w.n + 1
+		}
+		now[key] = e
+	}
+	f.by[path] = now
+}
+
+// served reports whether the gateway whose routes are at path fetched ing
+// at its generation twice in a row, so has applied the first.
+func (f *fetched) served(path string, ing *netv1alpha1.Ingress) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e, ok := f.by[path][types.NamespacedName{Namespace: ing.Namespace, Name: ing.Name}]
+	return ok && e.generation == ing.Generation && e.n >= 2
 }
 
 // skipperRoutes are the KIngresses' rules as Skipper routes (external: the
