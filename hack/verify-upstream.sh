@@ -151,11 +151,11 @@ if [[ ! -x "${TOOLS}/golangci-lint" ]]; then
   GOFLAGS="-mod=mod ${GOFLAGS:-}" GOBIN="${TOOLS}" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${GOLANGCI_LINT_VERSION}"
 fi
 LINT="${TOOLS}/golangci-lint"
-# white_space REV: serving's white-space checks on what REV..HEAD adds: no
-# trailing white space, no missing final newline.
+# white_space: serving's white-space checks on what HEAD adds: no trailing
+# white space, no missing final newline.
 white_space() {
   local ws
-  ws="$(git_ -C "${SERVING}" diff --check "$1" -- ':!vendor' || true)"
+  ws="$(git_ -C "${SERVING}" diff --check HEAD~1 -- ':!vendor' || true)"
   if [[ -n "${ws}" ]]; then
     echo "${ws}"
     echo "FAIL: trailing white space or blank lines at the end of a file"
@@ -167,7 +167,7 @@ white_space() {
       echo "FAIL: ${f} does not end in a newline"
       return 1
     fi
-  done < <(git_ -C "${SERVING}" diff --name-only --diff-filter=AM "$1" -- ':!vendor')
+  done < <(git_ -C "${SERVING}" diff --name-only --diff-filter=AM HEAD~1 -- ':!vendor')
 }
 
 VENDOR_SCRATCH="$(mktemp -d -p "$([[ -w /dev/shm ]] && echo /dev/shm || echo "${TMPDIR:-/tmp}")" vendor.XXXXXX)"
@@ -263,7 +263,7 @@ for p in "${PATCHES}"/serving/*.patch; do
     echo "  vetted with -tags e2e: ${e2e[*]}"
     SERIES_E2E+=("${e2e[@]}")
   fi
-  white_space HEAD~1
+  white_space
   if [[ ${#again[@]} -gt 0 ]]; then
     echo "  changes files an earlier pull request changed: ${again[*]}; tested and style-checked at this commit"
     if [[ ${#touched[@]} -gt 0 ]]; then
