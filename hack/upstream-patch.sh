@@ -83,15 +83,63 @@ commit() {
 # for networking's config package, becomes networking's. Here the pinned
 # networking config package is imported as networkingcfg, to tell it from
 # the stand-in (netcfg); in serving they are one package, under one alias.
+#
+# A file is sent as it is at that point of the series: the lines between
+# `//series:NAME` and `//series:end` belong to the capability NAME and are
+# sent only from the pull request that turns it on (capability, below);
+# before it, the lines between an optional `//series:else` and the end
+# are sent in their place, uncommented. The marker lines are never sent.
 send() {
   mkdir -p "$(dirname "$2")"
   if grep -q 'networkingcfg ' "$1" && grep -q 'knative\.dev/route-address/pkg/networking/config' "$1"; then
     echo "send: $1 imports both networking config packages, which are one in serving" >&2
     return 1
   fi
-  sed -e 's#knative\.dev/route-address/pkg/networking/config#knative.dev/networking/pkg/config#g' \
+  regions "$1" | sed -e 's#knative\.dev/route-address/pkg/networking/config#knative.dev/networking/pkg/config#g' \
     -e 's#knative\.dev/route-address/pkg/#knative.dev/serving/pkg/#g' \
-    -e 's#\bnetworkingcfg\b#netcfg#g' "$1" > "$2"
+    -e 's#\bnetworkingcfg\b#netcfg#g' > "$2"
+  if [[ "$2" == *.go ]] && grep -q '^[[:space:]]*//series:' "$1"; then
+    # A region left out can leave a block's alignment to gofmt.
+    gofmt -w "$2"
+  fi
+  SENT_FILES["$2"]="$1"
+}
+
+# CAPS: the capabilities turned on so far; SENT_FILES[DST]: the file DST
+# was sent from.
+CAPS=" "
+declare -A SENT_FILES=()
+
+# regions FILE: FILE with the regions of the capabilities not in CAPS left
+# out (their else part instead) and the marker lines dropped.
+regions() {
+  awk -v caps="${CAPS}" '
+    function fail(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"; failed = 1; exit 1 }
+    /^[ \t]*\/\/series:end$/  { if (!name) fail("//series:end outside a region"); name = ""; next }
+    /^[ \t]*\/\/series:else$/ { if (!name || other) fail("//series:else outside a region"); other = 1; next }
+    /^[ \t]*\/\/series:[a-z]+$/ {
+      if (name) fail("a region inside the region of " name)
+      name = $1; sub(/^\/\/series:/, "", name); other = 0; on = index(caps, " " name " ") > 0
+      next
+    }
+    /\/\/series:/ { fail("a //series: marker not alone on its line") }
+    name && !other { if (on) print; next }
+    name && other  { if (!on) { if (!sub(/\/\/ ?/, "")) fail("an else line that is not a comment"); print }; next }
+    { print }
+    END { if (!failed && name) { printf "%s: the region of %s has no //series:end\n", FILENAME, name > "/dev/stderr"; exit 1 } }
+  ' "$1"
+}
+
+# capability NAME: from the next commit on, the regions of NAME are sent;
+# every file sent so far that has one is sent again.
+capability() {
+  local dst
+  CAPS+="$1 "
+  for dst in "${!SENT_FILES[@]}"; do
+    if grep -q "^[[:space:]]*//series:$1\$" "${SENT_FILES[${dst}]}"; then
+      send "${SENT_FILES[${dst}]}" "${dst}"
+    fi
+  done
 }
 
 NETWORKING="${OUT}/networking"
@@ -249,20 +297,26 @@ made by them. TestWithoutManagedFields: a Service, Route, KIngress and
 Image listed with managedFields are cached without them, labels kept."
 
 
-# The series is bottom-up: a reconciler that writes a Route's names in even
-# one mode needs the load balancer's resolution, the desired objects, the
-# planner and the reconciler's reads and writes (over 3 000 lines of code
-# before a test; 4 571 with every capability), so the first PRs are the pure
-# parts, each with its tests, and the key changes what a cluster does from
-# the PR that runs the reconciler in the controller. Each body says why the
-# part is needed, then what it does.
+# Then the alpha: the smallest thing a user can turn on, route-address-mode
+# in every mode for IP and DomainInternal load balancers, switched on and
+# back. A reconciler that writes a Route's names in even one mode needs the
+# load balancer's resolution, the desired objects, the planner and the
+# reconciler's reads and writes (over 3 000 lines of code before a test),
+# so it takes seven pull requests, each a part with its tests and the
+# reason it is needed; the last one runs it in the controller. After it,
+# each pull request turns on one capability (Warnings reported once,
+# switching by namespace, other managers' slices reported, the metrics,
+# writes into terminating namespaces dropped, the reconciler's own retries),
+# then the tests of the
+# planner against a simulated apiserver and of faults and switches.
 ra resources/doc.go resources/loadbalancer.go resources/loadbalancer_test.go \
-  testing/doc.go testing/fixtures.go
+  testing/doc.go testing/fixtures.go testing/objects.go
 step "routeaddress: resolve an Ingress's load balancer to IP addresses" \
 "Why: a Route's names can only get real endpoints if what the KIngress
 reports can be turned into IP addresses; net-istio, net-kourier and
-net-gateway-api report a DomainInternal, not an IP. This is the first part
-of the routeaddress reconciler (knative/serving#11821).
+net-gateway-api report a DomainInternal, not an IP. Part 1 of 7 of
+route-address-mode's alpha, which the controller runs from part 7 on
+(knative/serving#11821).
 
 A KIngress's load balancer status, as the route reconciler chooses it,
 resolved to IP addresses and a port: IP entries as they are, a
@@ -271,14 +325,17 @@ ClusterIPs and its h2c/http port, with each entry that gives no address
 reported (external Domain, MeshOnly, a Service missing or without a cluster
 IP, an address the apiserver refuses in endpoints), and the entry an
 ExternalName Service would point at. Also the test fixtures (a Route,
-its KIngress, the gateway's Service)."
+its KIngress, the gateway's Service) and the Services, Endpoints and
+EndpointSlices the planner's and the reconciler's tests are written with
+(testing/objects.go)."
 
 ra resources/names/doc.go resources/names/names.go resources/names/names_test.go \
   resources/addressing.go resources/addressing_test.go resources/endpoints_test.go \
-  resources/placeholders.go resources/placeholders_test.go
+  resources/placeholders.go resources/placeholders_test.go plan/doc.go plan/types.go
 step "routeaddress: the headless Service, Endpoints and EndpointSlices of a Route's names" \
 "Why: what each mode makes of a name is decided in one pure function, so
-that the planner and its tests compare against one definition.
+that the planner and its tests compare against one definition. Part 2 of 7
+of route-address-mode's alpha.
 
 What each of a Route's cluster-local names becomes under each
 route-address-mode: the route reconciler's placeholder made a
@@ -296,22 +353,9 @@ route-address-externalname-fallback is enabled, else a headless Service
 with no endpoints; with no load balancer yet, what exists is kept. Under
 externalname (the default), what the route reconciler will make of the
 name. And the names and labels of the objects routeaddress writes
-(resources/names)."
-
-ra plan/doc.go plan/types.go plan/split.go plan/split_test.go testing/objects.go
-step "routeaddress: the planner's operations, and how addresses are split over EndpointSlices" \
-"Why: the planner (next) turns desired objects into operations; this is
-its vocabulary, and the one part of it that is arithmetic rather than
-ordering: an EndpointSlice holds at most 100 endpoints, as the
-EndpointSlice controller's default, and a change of a few addresses
-should rewrite as few slices as it can.
-
-The planner's input, operations and result; a family's addresses split
-over slices {name}, {name}-1, ... of at most 100: slices that exist keep
-the addresses they hold, new addresses fill the free room, and a slice
-emptied by removals is folded into the others (TestSplit). And the
-Services, Endpoints and EndpointSlices the planner's and the reconciler's
-tests are written with (testing/objects.go)."
+(resources/names), and the planner's input, operations and result
+(plan/types.go), with which the next PR turns the desired objects into
+writes."
 
 ra plan/compare.go plan/plan.go plan/plan_test.go
 step "routeaddress: the planner" \
@@ -320,6 +364,7 @@ Turning an ExternalName Service into a headless one, recreating a Service
 whose clusterIP is immutable, or handing a name back to the route
 reconciler each has an order in which no lookup fails; the planner is the
 one place that order is decided, as a pure function that tests can drive.
+Part 4 of 7 of route-address-mode's alpha.
 
 Diffs a Route's desired objects against those in the cluster into
 ordered operations: slices before a Service turns headless, a Service
@@ -334,65 +379,134 @@ value: taken over in place under a name the Route wants, deleted under
 another. It compares only the fields routeaddress writes. TestMake: one
 name's plans."
 
-ra plan/mirror.go plan/mirror_test.go
-step "routeaddress: what kube-controller-manager mirrors from an Endpoints" \
-"Why: in the endpoints mode a name answers through the EndpointSlice that
-kube-controller-manager mirrors from its Endpoints, some time after they
-are written; whether a plan may go on depends on it, and the planner's
-tests need a model of it.
+ra doc.go api.go api_test.go expectations.go expectations_test.go \
+  input.go index_test.go slices_test.go config.go config_test.go
+step "routeaddress: a Route's objects, read through the informers' indexes, and written" \
+"Why: the reconciler (next) reads a Route's objects on every reconcile and
+writes three kinds; a read's cost must not grow with the number of objects
+in the Route's namespace (listing a namespace's Services per Route does,
+at thousands of Routes), and a reconcile must not plan again on a cache
+that has not seen its own writes. Part 5 of 7 of route-address-mode's
+alpha.
 
-plan.Mirrored, a model of kube-controller-manager's endpointslicemirroring:
-which Endpoints it mirrors, the labels and annotations it copies, one
-slice per subset and family of at most 1 000 addresses (TestMirrored)."
+Stores.Input: a Route's planner input (its KIngress, the desired objects
+and the Services, Endpoints and our EndpointSlices under its names) from
+the informers' stores, through an index by the serving.knative.dev/route
+label and an index of EndpointSlices by Route and by Service. The
+reconciler's client and listers of the three kinds it writes, behind one
+dispatch (a cached read, a read from the apiserver, create, update and a
+delete preconditioned on the UID), and the writes its informers have not
+shown yet (a reconcile that starts before they do requeues instead of
+planning again on a stale cache). And the configuration a reconcile
+reads: the route reconciler's store, whose networking Config carries the
+route-address settings, and which of its values name or shape a Route's
+Services (a change of those resyncs every Route). The package's doc.go
+defines the terms the code and its events use."
 
-ra plan/apiserver_test.go testing/defaults.go plan/compare_test.go
-step "routeaddress: the planner's tests against a simulated apiserver" \
-"Why: whether a plan is safe depends on what the apiserver does with it:
-defaulted fields, immutable clusterIP and addressType, garbage collection
-of a deleted Service's slices, the mirrored slice; and the planner writes
-only the fields it owns, which is where a reconciler fights another
-writer.
+ra listers_test.go routeaddress.go routeaddress_test.go testing/defaults.go
+git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
+step "routeaddress: the reconciler" \
+"Why: this joins the parts into a Route reconciler; the next PR runs it,
+so that it can be read and tested on its own. Part 6 of 7 of
+route-address-mode's alpha.
 
-Tests only: an apiserver that applies a plan's operations with those
-rules, and which fields the planner owns (defaulted ones and those
-somebody else set are kept) against objects as the apiserver returns
-them."
+ReconcileKind gathers a Route's objects (Stores.Input), plans and executes
+them, with a Warning event for what it cannot do (an object the Route does
+not control under one of its names, a load balancer that cannot be
+resolved, no load balancer yet). It writes no Route status: the route
+reconciler owns it. Before it deletes an object to recreate it, the
+replacement is created in a server-side dry run, and the live object stays
+if the apiserver would refuse it. In the endpoints modes, a switch away
+from a mode with EndpointSlices keeps ours, and one from externalname
+keeps the ExternalName Service, until kube-controller-manager's mirrored
+slice holds the addresses. It reads the route-address settings from the
+route reconciler's configuration store. TestReconcile: create, update, a new tag, the gateway
+moving, every write checked for its port. The TableTests' Listers get an
+EndpointSlice lister."
 
-ra plan/owners_test.go
-step "routeaddress: the planner's tests of which objects are the Route's" \
-"Why: the planner writes only objects the Route controls, and must tell
-an EndpointSlice of ours from one that only carries our managed-by value.
+# The controller runs the reconciler and the route reconciler leaves it the
+# placeholders in one step: either alone would leave the names fought over,
+# or unmade, under endpointslices.
+ra controller.go controller_test.go
+git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
+git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
+step "routeaddress: run by the controller, which leaves it the placeholder Services" \
+"Why: from this PR on, route-address-mode changes what a cluster does: a
+user who sets it gets a Route's names as headless Services with
+EndpointSlices, Endpoints or both for DomainInternal and IP load
+balancers, and back to ExternalName Services when it is unset. Part 7 of
+7 of route-address-mode's alpha. It is one PR because either half alone
+would leave a Route's names fought over by two reconcilers, or made by
+none, in a mode other than externalname.
 
-Tests only: which EndpointSlices are the Route's (slices that claim
-routeaddress's managed-by value among them), taking back a slice whose
-labels were changed, objects the Route does not control, and waiting for
-kube-controller-manager's mirrored slice before a name relies on it."
+The controller binary runs the routeaddress reconciler, which watches the
+EndpointSlices it writes and those kube-controller-manager mirrors from
+its Endpoints (a filtered informer, whose factory drops managedFields as
+the others do), its Routes' KIngresses, Services and Endpoints through an
+index by Route, and resyncs on a change of the settings it reads; an
+Endpoints the Route does not control, or an EndpointSlice without the
+Route's label, reconciles the Route of the Service it serves, so that a
+name held by another owner is addressed as soon as it is freed. The
+controller's role may update services/finalizers (the slices are
+controlled by their Service).
 
-ra doc.go api.go api_test.go expectations.go expectations_test.go warned.go
-step "routeaddress: how the reconciler reads and writes each kind, and what it remembers between reconciles" \
-"Why: the reconciler, later in the series, writes three kinds, and must neither
-plan again on a cache that has not seen its own writes nor repeat a
-Warning every reconcile.
+With a route-address-mode other than externalname the route reconciler no longer
+creates, updates or deletes a Route's placeholder Services and Endpoints:
+routeaddress owns them. It still reports a Service or Endpoints under one
+of the Route's names that the Route does not control, with the same
+condition and reason as before (IngressReady=False, NotOwned). With
+externalname (the default) nothing changes."
 
-The reconciler's client and listers of the three kinds it writes, behind
-one dispatch (Services, Endpoints, EndpointSlices: a cached read, a read
-from the apiserver, create, update and a delete preconditioned on the
-UID), the writes its informers have not shown yet (a reconcile that
-starts before they do requeues instead of planning again on a stale
-cache), and the Warnings last recorded for each Route (each reported
-once, again after an hour). The package's doc.go defines the terms the
-code and its events use."
+capability warned
+ra warned.go warned_test.go
+step "routeaddress: a Warning is reported once, not on every reconcile" \
+"Why: a Route whose name is held by another object, or whose load
+balancer cannot be resolved, is reconciled again on every resync and
+every change of its objects; a Warning event each time fills the
+Route's events and spends the client's rate limit, which the writes share.
 
-ra terminating.go terminating_test.go
-step "routeaddress: writes into a namespace being deleted are dropped" \
-"Why: while a namespace is deleted the apiserver refuses every create in
-it; retrying them would fill the work queue and the log for nothing.
+The Warnings last recorded for each Route are kept, and a Warning is
+recorded again only once it has stopped applying or an hour has passed;
+a deleted Route's are forgotten."
 
-The namespaces whose writes the reconciler drops, each logged once, as
-Kubernetes' EndpointSlice controller drops such work instead of retrying
-it; a later successful write in the namespace forgets it."
+capability namespace
+ra namespace.go
+git_ -C "${SERVING}" apply "${HUNKS}/serving-route-namespace.patch"
+send config/220-route-address-mode-policy.yaml "${SERVING}/config/core/webhooks/route-address-mode.yaml"
+step "routeaddress: a Namespace's route-address-mode annotation switches its Routes before the cluster" \
+"Why: an operator switching a live cluster of thousands of Routes wants to
+switch one namespace, watch it, and go on, rather than every Route at
+once.
 
-ra pending.go metrics.go metrics_test.go
+Both reconcilers read a Namespace's networking.knative.dev/route-address-mode
+annotation the same way, over config-network's key (networking's
+Config.RouteAddressModeFor), and reconcile the namespace's Routes when it
+changes. A value that is not a mode is refused by the apiserver
+(config/core/webhooks/route-address-mode.yaml, a
+ValidatingAdmissionPolicy: no webhook sees Namespaces); one written before
+it switches nothing: both reconcilers leave the Services, Endpoints and
+EndpointSlices that exist in that namespace as they are and give names
+without a Service the key's mode, and routeaddress says so in a Warning on
+the Namespace, once for all its Routes. TestReconcileRouteAddressManaged: the route reconciler's
+rows for an annotated Namespace."
+
+capability foreign
+ra foreign_test.go
+git_ -C "${SERVING}" apply "${HUNKS}/serving-controller-foreign.patch"
+step "routeaddress: an EndpointSlice another controller manages under a Route's name is reported" \
+"Why: a slice labelled with a Route's Service name adds its addresses to
+the name wherever the Service is headless, whoever wrote it; the
+reconciler must neither take it over nor stay silent about it.
+
+Those slices are watched in an informer of their own, which keeps of
+each only what the Warning names (name, Service, manager, addresses;
+of a slice its Service controls, as kube-controller-manager makes for
+every Service with a selector, only its key), and each under one of a
+Route's names gets a ForeignEndpointSlice Warning; it is left alone.
+A change of one reconciles the Route of the Service it serves."
+
+capability metrics
+ra pending.go pending_test.go metrics.go metrics_test.go
 step "routeaddress: the reconciler's metrics" \
 "Why: an operator switching route-address-mode on a live cluster needs to
 see when every name has its new shape, and which ones do not and why,
@@ -410,92 +524,58 @@ route-address-mode takes; no attribute names a Route. A replica forgets
 the Routes of a bucket it loses, so that the gauges summed over the
 replicas count each name once."
 
-ra input.go index_test.go slices_test.go config.go config_test.go
-step "routeaddress: a Route's objects, read through the informers' indexes" \
-"Why: a reconcile's cost must not grow with the number of objects in its
-namespace; listing a namespace's Services per Route does, at thousands of
-Routes.
+capability terminating
+ra terminating.go terminating_test.go
+step "routeaddress: writes into a namespace being deleted are dropped" \
+"Why: while a namespace is deleted the apiserver refuses every create in
+it; retrying them would fill the work queue and the log for nothing.
 
-Stores.Input: a Route's planner input (its KIngress, the desired objects
-and the Services, Endpoints and our EndpointSlices under its names, and
-apart those another controller manages there) from the informers' stores, through an index by the serving.knative.dev/route
-label and an index of EndpointSlices by Route and by Service. And the
-configuration a reconcile reads: the route reconciler's store, whose
-networking Config carries the route-address settings, and which of its
-values name or shape a Route's Services (a change of those resyncs every
-Route). Tests: the reads are scoped to the Route and see a slice under
-one of its names that is labelled for another Route; what the store loads
-is what a reconcile reads."
+The namespaces whose writes the reconciler drops, each logged once, as
+Kubernetes' EndpointSlice controller drops such work instead of retrying
+it; a later successful write in the namespace forgets it."
 
-ra listers_test.go routeaddress.go retry.go namespace.go routeaddress_test.go
-git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
-step "routeaddress: the reconciler" \
-"Why: this joins the parts into a Route reconciler; it is not run yet (the
-next PR runs it), so that it can be read and tested on its own.
+capability retry
+ra retry.go retry_test.go
+step "routeaddress: a Route whose writes failed for a passing reason is retried on its own delay" \
+"Why: after a restart of the apiserver, or while it sheds load, every
+Route's writes fail at once; through the work queue's rate limiter, which
+every failing key shares, the Routes would then wait minutes behind each
+other once the apiserver is back.
 
-ReconcileKind gathers a Route's objects (Stores.Input), plans and executes
-them, with a Warning event for what it cannot do, each reported once, and
-one for each EndpointSlice another controller manages under a Route's
-name (ForeignEndpointSlice: its name, manager and addresses), which it
-leaves alone: it is not the Route's. It
-writes no Route status: the route reconciler owns it. A write refused
-because the namespace is terminating ends the reconcile without a retry;
-writes that all failed for a passing reason (429, 5xx, the apiserver
+Writes that all failed for a passing reason (429, 5xx, the apiserver
 unreachable, an admission plugin that does not know the Route's kind yet
 after a restart) retry the Route after its own delay, 250 ms doubling to
-2 s for up to 40 failures in a row (about 80 s), not through the work
-queue's limiter that every failing key shares. In the endpoints modes, a
-switch away from a mode with EndpointSlices keeps ours, and one from
-externalname keeps the ExternalName Service, until kube-controller-manager's
-mirrored slice holds the addresses. It reads the route-address settings
-from the route reconciler's configuration store, and the mode of a
-Namespace annotated networking.knative.dev/route-address-mode over the
-key's (an annotation that is not a mode: the names that exist are left as
-they are, those without a Service get the key's mode, and one Warning on
-the Namespace says so). The TableTests' Listers get an EndpointSlice
-lister."
+2 s for up to 40 failures in a row (about 80 s); any other failure goes
+through the work queue's limiter as before."
 
-# The controller runs the reconciler and the route reconciler leaves it the
-# placeholders in one step: either alone would leave the names fought over,
-# or unmade, under endpointslices.
-ra controller.go controller_test.go
-git_ -C "${SERVING}" apply "${HUNKS}/serving-controller.patch"
-git_ -C "${SERVING}" apply "${HUNKS}/serving-route.patch"
-send config/220-route-address-mode-policy.yaml "${SERVING}/config/core/webhooks/route-address-mode.yaml"
-step "routeaddress: run by the controller, which leaves it the placeholder Services" \
-"Why: from this PR on, route-address-mode changes what a cluster does. It
-is one PR because either half alone would leave a Route's names fought
-over by two reconcilers, or made by none, in a mode other than
-externalname.
+# plan/mirror.go is a model of kube-controller-manager's mirroring that
+# this repository's plugin also runs; in serving only the planner's tests
+# use it.
+ra plan/apiserver_test.go plan/compare_test.go plan/mirror_test.go
+send "${RA}/plan/mirror.go" "${SERVING}/${RA}/plan/mirrored_test.go"
+step "routeaddress: the planner's tests against a simulated apiserver" \
+"Why: whether a plan is safe depends on what the apiserver does with it:
+defaulted fields, immutable clusterIP and addressType, garbage collection
+of a deleted Service's slices, the mirrored slice; and the planner writes
+only the fields it owns, which is where a reconciler fights another
+writer.
 
-The controller binary runs the routeaddress reconciler, which watches the
-EndpointSlices it manages (a filtered informer, whose factory drops
-managedFields as the others do) and, in another, those of other managers
-kept with only what its Warning names (name, Service, manager,
-controller, addresses), its Routes' KIngresses,
-Services and Endpoints through an index by Route, and resyncs on a change
-of the settings it reads; an Endpoints the Route does not control, or an
-EndpointSlice without the Route's label or of another manager, reconciles
-the Route of the Service it serves, so that a name held by another owner is addressed as
-soon as it is freed. A replica forgets the metrics of the Routes of a
-bucket it loses. The controller's role may update services/finalizers
-(the slices are controlled by their Service).
+Tests only: an apiserver that applies a plan's operations with those
+rules, a model of kube-controller-manager's endpointslicemirroring (which
+Endpoints it mirrors, the labels and annotations it copies, one slice per
+subset and family of at most 1 000 addresses; TestMirrored), and which
+fields the planner owns (defaulted ones and those somebody else set are
+kept) against objects as the apiserver returns them."
 
-With a route-address-mode other than externalname the route reconciler no longer
-creates, updates or deletes a Route's placeholder Services and Endpoints:
-routeaddress owns them. It still reports a Service or Endpoints under one
-of the Route's names that the Route does not control, with the same
-condition and reason as before (IngressReady=False, NotOwned). Both
-reconcilers read a Namespace's route-address-mode annotation the same way
-(networking's Config.RouteAddressModeFor) and reconcile the namespace's
-Routes when it changes, so that one namespace can be switched before the
-cluster. A value that is not a mode is refused by the apiserver
-(config/core/webhooks/route-address-mode.yaml, a ValidatingAdmissionPolicy:
-no webhook sees Namespaces); one written before it switches nothing: both
-reconcilers leave the Services, Endpoints and EndpointSlices that exist in
-that namespace as they are and give names without a Service the key's
-mode, and routeaddress says so in one Warning on the Namespace. With
-externalname (the default) and no annotation nothing changes."
+ra plan/owners_test.go
+step "routeaddress: the planner's tests of which objects are the Route's" \
+"Why: the planner writes only objects the Route controls, and must tell
+an EndpointSlice of ours from one that only carries our managed-by value.
+
+Tests only: which EndpointSlices are the Route's (slices that claim
+routeaddress's managed-by value among them), taking back a slice whose
+labels were changed, objects the Route does not control, and waiting for
+kube-controller-manager's mirrored slice before a name relies on it."
 
 ra rows_test.go order_test.go steady_test.go switch_test.go
 step "routeaddress: tests of steady state and mode switches" \
@@ -509,32 +589,35 @@ removed only once the route reconciler has reshaped it), slices moving
 between controllers, a load balancer changing shape; the order of the
 writes against the API."
 
-ra faults_test.go foreign_test.go namespace_test.go retry_test.go
-step "routeaddress: tests of faults, namespaces and retries" \
+ra faults_test.go namespace_test.go reconcile_metrics_test.go
+step "routeaddress: tests of faults and namespaces" \
 "Why: the promise of the key is that no name stops answering where the
 route reconciler's would; these rows are that promise, fault by fault.
 
 Tests only: a load balancer that goes away, a replacement the apiserver
 refuses, one blocked name never stopping the others, objects the Route
 does not control, each write failing, loopback and IPv4-mapped addresses,
-conflicts, slices that claim routeaddress's managed-by value, slices of
-another manager under a Route's name (reported, left alone), a namespace
+conflicts, slices that claim routeaddress's managed-by value, a namespace
 being deleted; a Namespace's mode over the key's and the Routes it
-reconciles when it changes; a transient failure retried after the
-Route's own delay."
+reconciles when it changes; what a reconcile records in the metrics (a
+switch, a name held by a foreign Service, a failed write, a fallback)."
 
-ra pending_test.go reconcile_metrics_test.go large_test.go
-step "routeaddress: tests of why a name is pending, the metrics, and large load balancers" \
-"Why: the metrics are what an operator reads during a switch, and a load
-balancer may have more addresses than one slice or one Endpoints holds.
+capability large
+ra plan/split.go plan/split_test.go large_test.go
+step "routeaddress: EndpointSlices of at most 100 addresses" \
+"Why: until now a family's addresses go into one EndpointSlice, which the
+apiserver refuses beyond 1 000 and every consumer rereads whole when one
+address changes; the EndpointSlice controller's default is 100 endpoints
+a slice.
 
-Tests only: why a name is pending (Pending) and what a reconcile records
-in the metrics (a switch, a name held by a foreign Service, a failed
-write, a fallback); a load balancer of 250 and 1 200 addresses in every
-mode: EndpointSlices of at most 100 addresses (an address added, one
-removed, a hundred removed with a slice folded into the others), an
-Endpoints holding the first 1 000 with the over-capacity annotation and
-its Warning, and an Endpoints the apiserver refuses as too large."
+A family's addresses are split over slices {name}, {name}-1, ... of at
+most 100: slices that exist keep the addresses they hold, new addresses
+fill the free room, and a slice emptied by removals is folded into the
+others (TestSplit). Tests of a load balancer of 250 and 1 200 addresses
+in every mode: an address added, one removed, a hundred removed with a
+slice folded into the others, an Endpoints holding the first 1 000 with
+the over-capacity annotation and its Warning, and an Endpoints the
+apiserver refuses as too large."
 
 send "${HUNKS}/_serving/test/e2e/routeaddress/route_address_test.go" "${SERVING}/test/e2e/routeaddress/route_address_test.go"
 git_ -C "${SERVING}" apply "${HUNKS}/serving-e2e-tests.patch"
@@ -548,6 +631,17 @@ Ingress's addresses, and the Route answers on its cluster-local address.
 test/e2e-tests.sh runs it in a leg of its own with the key set to
 endpointsandslices (toggle_feature, as cluster-local-domain-tls's test),
 then sets it back; run with the key unset, it skips."
+
+# Every region is sent by the end: the last commit holds the files as they
+# are here.
+for src in "${SENT_FILES[@]}"; do
+  for name in $(sed -n 's#^[[:space:]]*//series:\([a-z]*\)$#\1#p' "${src}" | sort -u); do
+    if [[ "${name}" != end && "${name}" != else && "${CAPS}" != *" ${name} "* ]]; then
+      echo "${src}: the capability ${name} is never turned on" >&2
+      exit 1
+    fi
+  done
+done
 
 rm -rf "${OUT}/patches"
 mkdir -p "${OUT}/patches"

@@ -189,8 +189,9 @@ git_ -C "${SERVING}" commit -q -m "networking with the route-address keys (updat
 SERIES_BASE="$(git_ -C "${SERVING}" rev-parse HEAD)"
 SERIES_PKGS=()
 SERIES_E2E=()
-# SENT[FILE]: the pull request that changed FILE.
-declare -A SENT=()
+# SENT[FILE]: the pull request that changed FILE. TESTED["COMMIT DIR"]:
+# the package DIR was tested at COMMIT.
+declare -A SENT=() TESTED=()
 for p in "${PATCHES}"/serving/*.patch; do
   phase "per pull request: applied, imports resolved from vendor/"
   git_ -C "${SERVING}" am -q "$p"
@@ -234,11 +235,14 @@ for p in "${PATCHES}"/serving/*.patch; do
   # Each pull request's packages vetted at its commit, tests included: a
   # test that does not compile at the commit that adds it fails here. Their
   # tests run, and serving's style checks read the lines, once on the
-  # series' last commit (below), where they read the same text: a file the
-  # series changes is changed by one pull request alone, whole, so it is at
-  # that commit what it is at the last. A pull request that changes a file
-  # an earlier one changed breaks that, so its packages are also tested and
-  # style-checked at its own commit.
+  # series' last commit (below), where they read the same text when a file
+  # is changed by one pull request alone: it is at that commit what it is
+  # at the last. A pull request that changes a file an earlier one changed
+  # (a capability's, sending a file again whole) breaks that, so its
+  # packages are also tested and style-checked at its own commit, and the
+  # packages of the files it changes again are tested as the previous pull
+  # request left them, unless they were tested there already (the alpha's
+  # reconciler, before the first capability's pull request).
   phase "per pull request: its packages vetted, tests included; white space"
   touched=()
   e2e=()
@@ -250,10 +254,18 @@ for p in "${PATCHES}"/serving/*.patch; do
     esac
   done <<<"${changed}"
   again=()
+  before=()
+  parent="$(git_ -C "${SERVING}" rev-parse HEAD~1)"
   while IFS= read -r f; do
-    [[ ! -v "SENT[${f}]" ]] || again+=("${f} (${SENT[${f}]})")
+    if [[ -v "SENT[${f}]" ]]; then
+      again+=("${f} (${SENT[${f}]})")
+      if [[ "${f}" == *.go && "${f}" != test/e2e* && ! -v "TESTED[${parent} ./$(dirname "${f}")]" ]]; then
+        before+=("./$(dirname "${f}")")
+      fi
+    fi
     SENT[${f}]="$(basename "$p" | cut -c1-4)"
   done < <(git_ -C "${SERVING}" diff --name-only HEAD~1 -- ':!vendor')
+  mapfile -t before < <(printf '%s\n' "${before[@]}" | sed '/^$/d' | sort -u)
   if [[ ${#touched[@]} -gt 0 ]]; then
     (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go vet "${touched[@]}")
     SERIES_PKGS+=("${touched[@]}")
@@ -266,8 +278,15 @@ for p in "${PATCHES}"/serving/*.patch; do
   white_space
   if [[ ${#again[@]} -gt 0 ]]; then
     echo "  changes files an earlier pull request changed: ${again[*]}; tested and style-checked at this commit"
+    if [[ ${#before[@]} -gt 0 ]]; then
+      echo "  tested as the previous pull request left them: ${before[*]}"
+      git_ -C "${SERVING}" checkout -q HEAD~1
+      (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go test "${before[@]}" | sed 's/^/  /')
+      git_ -C "${SERVING}" checkout -q -
+    fi
     if [[ ${#touched[@]} -gt 0 ]]; then
       (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go test "${touched[@]}" | sed 's/^/  /')
+      for d in "${touched[@]}"; do TESTED["$(git_ -C "${SERVING}" rev-parse HEAD) ${d}"]=1; done
     fi
     if [[ ${#touched[@]} -gt 0 || ${#e2e[@]} -gt 0 ]]; then
       (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" "${LINT}" run --new-from-rev HEAD~1 "${touched[@]}" "${e2e[@]}")

@@ -66,7 +66,11 @@ func configMaps(data map[string]string) []*corev1.ConfigMap {
 // TestConfigStore: what the store loads is what a reconcile reads.
 func TestConfigStore(t *testing.T) {
 	ctx, _ := SetupFakeContext(t, func(ctx context.Context) context.Context {
+		//series:foreign
 		return filteredfactory.WithSelectors(ctx, SliceSelector, ForeignSliceSelector)
+		//series:else
+		// return filteredfactory.WithSelectors(ctx, SliceSelector)
+		//series:end
 	})
 	s := newConfigStore(ctx)
 	for _, cm := range configMaps(map[string]string{netcfg.RouteAddressModeKey: "EndpointSlices"}) {

@@ -25,7 +25,9 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	//series:metrics
 	"k8s.io/apimachinery/pkg/labels"
+	//series:end
 	"k8s.io/apimachinery/pkg/types"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -33,7 +35,9 @@ import (
 	ingressinformer "knative.dev/networking/pkg/client/injection/informers/networking/v1alpha1/ingress"
 	kubeclient "knative.dev/pkg/client/injection/kube/client"
 	endpointsinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/endpoints"
+	//series:namespace
 	namespaceinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/namespace"
+	//series:end
 	serviceinformer "knative.dev/pkg/client/injection/kube/informers/core/v1/service"
 	sliceinformer "knative.dev/pkg/client/injection/kube/informers/discovery/v1/endpointslice/filtered"
 	"knative.dev/pkg/configmap"
@@ -46,7 +50,9 @@ import (
 	routeinformer "knative.dev/serving/pkg/client/injection/informers/serving/v1/route"
 	routereconciler "knative.dev/serving/pkg/client/injection/reconciler/serving/v1/route"
 
+	//series:metrics
 	netcfg "knative.dev/route-address/pkg/networking/config"
+	//series:end
 )
 
 // NewController creates the routeaddress controller.
@@ -57,15 +63,16 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 	serviceInformer := serviceinformer.Get(ctx)
 	endpointsInformer := endpointsinformer.Get(ctx)
 	sliceInformer := sliceinformer.Get(ctx, SliceSelector)
-	foreignInformer := sliceinformer.Get(ctx, ForeignSliceSelector)
-	namespaceInformer := namespaceinformer.Get(ctx)
 
-	for _, inf := range []cache.SharedIndexInformer{sliceInformer.Informer(), foreignInformer.Informer()} {
-		if err := IndexSlices(inf.GetIndexer()); err != nil {
-			// Only if another controller registered the same index on
-			// this informer, which is ours alone.
-			logger.Errorw("Failed to add the EndpointSlice index", "error", err)
-		}
+	if err := IndexSlices(sliceInformer.Informer().GetIndexer()); err != nil {
+		// Only if another controller registered the same index on this
+		// informer, which is ours alone.
+		logger.Errorw("Failed to add the EndpointSlice index", "error", err)
+	}
+	//series:foreign
+	foreignInformer := sliceinformer.Get(ctx, ForeignSliceSelector)
+	if err := IndexSlices(foreignInformer.Informer().GetIndexer()); err != nil {
+		logger.Errorw("Failed to add the EndpointSlice index", "error", err)
 	}
 	// In place of the factory's transform: this informer is ours alone.
 	if err := foreignInformer.Informer().SetTransform(StripForeign); err != nil {
@@ -73,6 +80,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		// while controllers are constructed.
 		logger.Errorw("Failed to set the transform of the foreign EndpointSlices' informer", "error", err)
 	}
+	//series:end
 	for _, inf := range []cache.SharedIndexInformer{serviceInformer.Informer(), endpointsInformer.Informer()} {
 		if err := IndexByRoute(inf.GetIndexer()); err != nil {
 			// Only once the informers have started, which they have not
@@ -91,36 +99,57 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 			Services:  serviceInformer.Informer().GetIndexer(),
 			Endpoints: endpointsInformer.Informer().GetIndexer(),
 			Slices:    sliceInformer.Informer().GetIndexer(),
-			Foreign:   foreignInformer.Informer().GetIndexer(),
 			Ingresses: ingressInformer.Lister(),
 		},
-		expect:      newExpectations(),
-		warned:      newWarned(),
-		terminating: newTerminating(),
-		namespaces:  namespaceInformer.Lister(),
-		metrics:     newMetrics(nil),
-		retries:     newRetries(),
+		expect: newExpectations(),
 	}
+	//series:namespace
+	namespaceInformer := namespaceinformer.Get(ctx)
+	c.namespaces = namespaceInformer.Lister()
+	//series:end
+	//series:foreign
+	c.stores.Foreign = foreignInformer.Informer().GetIndexer()
+	//series:end
+	//series:metrics
+	c.metrics = newMetrics(nil)
+	//series:end
+	//series:warned
+	c.warned = newWarned()
+	//series:end
+	//series:terminating
+	c.terminating = newTerminating()
+	//series:end
+	//series:retry
+	c.retries = newRetries()
+	//series:end
 	impl := routereconciler.NewImpl(ctx, c, func(impl *controller.Impl) controller.Options {
 		resync := configResync(func() { impl.GlobalResync(routeInformer.Informer()) })
+		//series:metrics
 		configured := func(_ string, value interface{}) {
 			if network, ok := value.(*netcfg.Config); ok {
 				c.metrics.configured(network.RouteAddressMode)
 			}
 		}
 		configStore := newConfigStore(logging.WithLogger(ctx, logger.Named("config-store")), resync, configured)
+		//series:else
+		// configStore := newConfigStore(logging.WithLogger(ctx, logger.Named("config-store")), resync)
+		//series:end
 		configStore.WatchConfigs(cmw)
 		return controller.Options{
 			ConfigStore:       configStore,
 			AgentName:         AgentName,
 			SkipStatusUpdates: true,
+			//series:metrics
 			PromoteFunc:       c.metrics.promoted,
 			PromoteFilterFunc: c.metrics.promoting,
 			DemoteFunc:        c.metrics.demoted,
+			//series:end
 		}
 	})
 	c.tracker = impl.Tracker
+	//series:metrics
 	c.metrics.invalid = func() (int, error) { return invalidModeNamespaces(namespaceInformer.Lister()) }
+	//series:end
 
 	routeInformer.Informer().AddEventHandler(controller.HandleAll(impl.Enqueue))
 	routeInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -130,16 +159,24 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 			if r, err := kmeta.DeletionHandlingAccessor(obj); err == nil {
 				key := types.NamespacedName{Namespace: r.GetNamespace(), Name: r.GetName()}
 				c.expect.forget(key)
+				//series:warned
 				c.warned.forget(key)
+				//series:end
+				//series:metrics
 				c.metrics.forget(key)
+				//series:end
+				//series:retry
 				c.retries.Forget(key)
+				//series:end
 			}
 		},
 	})
 
+	//series:namespace
 	// A Namespace's route-address-mode annotation gives its Routes their
 	// mode.
 	namespaceInformer.Informer().AddEventHandler(OnNamespaceMode(routeInformer.Lister(), impl.Enqueue))
+	//series:end
 
 	handleControllerOf := cache.FilteringResourceEventHandler{
 		FilterFunc: controller.FilterController(&v1.Route{}),
@@ -168,6 +205,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		FilterFunc: pkgreconciler.Not(pkgreconciler.LabelExistsFilterFunc(serving.RouteLabelKey)),
 		Handler:    byService,
 	})
+	//series:foreign
 	// And so do the slices other controllers manage: those of a Route's
 	// Service are reported. An update reconciles the Route of the slice's
 	// old Service too: one that its Service now controls is kept without
@@ -178,6 +216,7 @@ func NewController(ctx context.Context, cmw configmap.Watcher) *controller.Impl 
 		UpdateFunc: func(old, cur interface{}) { ofService(old); ofService(cur) },
 		DeleteFunc: ofService,
 	})
+	//series:end
 
 	// The Services a DomainInternal resolves to: a change of their
 	// ClusterIPs, or their deletion, reconciles every Route that points at
@@ -240,6 +279,8 @@ func configResync(resync func()) func(string, interface{}) {
 	}
 }
 
+//series:metrics
+
 // invalidModeNamespaces counts the Namespaces whose route-address-mode
 // annotation is not a mode.
 func invalidModeNamespaces(namespaces corev1listers.NamespaceLister) (int, error) {
@@ -256,3 +297,5 @@ func invalidModeNamespaces(namespaces corev1listers.NamespaceLister) (int, error
 	}
 	return n, nil
 }
+
+//series:end

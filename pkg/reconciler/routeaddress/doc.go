@@ -34,7 +34,7 @@ limitations under the License.
 //   - no load balancer: the KIngress has no load balancer status; the name
 //     keeps its last addresses (the LoadBalancerNotReady Warning).
 //   - pending: a name without its mode's shape once a reconcile's writes
-//     are made, with one reason (Pending*, also the Warnings' reasons).
+//     are made, for one reason (the Pending* constants).
 //   - claimed: an EndpointSlice that carries routeaddress's managed-by
 //     value but is not controlled by the Route's Service; taken over under
 //     a name the Route wants, deleted under any other.
@@ -42,6 +42,4 @@ limitations under the License.
 //     the informer no longer sees it; rewritten with its labels.
 //   - mirrored: the EndpointSlice kube-controller-manager mirrors from an
 //     Endpoints, through which Endpoints mode answers.
-//   - warned: the Warnings last recorded per Route, so that one is not
-//     repeated every reconcile.
 package routeaddress

@@ -119,28 +119,8 @@ func TestExpectationsOneWrite(t *testing.T) {
 	}
 }
 
-// TestWarnedRepeat: a Warning that still applies is recorded again once
-// repeatTTL has passed, not before.
-func TestWarnedRepeat(t *testing.T) {
-	now := clocktesting.NewFakePassiveClock(time.Unix(1000, 0))
-	w := newWarned()
-	w.clock = now
-	route := types.NamespacedName{Namespace: "ns", Name: "r"}
-	if got := w.filter(route, []string{"x"}); len(got) != 1 {
-		t.Fatalf("first time: recorded %v, want [x]", got)
-	}
-	now.SetTime(now.Now().Add(repeatTTL - time.Second))
-	if got := w.filter(route, []string{"x"}); len(got) != 0 {
-		t.Fatalf("before repeatTTL: recorded %v, want nothing", got)
-	}
-	now.SetTime(now.Now().Add(time.Second))
-	if got := w.filter(route, []string{"x"}); len(got) != 1 {
-		t.Fatalf("at repeatTTL: recorded %v, want [x]", got)
-	}
-}
-
-// TestForget: a deleted Route's expectations and Warnings are dropped, so
-// that a Route of the same name starts afresh.
+// TestForget: a deleted Route's expectations are dropped, so that a Route
+// of the same name starts afresh.
 func TestForget(t *testing.T) {
 	route := types.NamespacedName{Namespace: "ns", Name: "r"}
 	e := newExpectations()
@@ -151,15 +131,5 @@ func TestForget(t *testing.T) {
 	e.forget(route)
 	if !e.satisfied(route, fakeCache{}.lookup) {
 		t.Error("not satisfied after forget")
-	}
-
-	w := newWarned()
-	w.seed(route, []string{"x"})
-	if got := w.filter(route, []string{"x"}); len(got) != 0 {
-		t.Errorf("a seeded Warning was recorded again: %v", got)
-	}
-	w.forget(route)
-	if got := w.filter(route, []string{"x"}); len(got) != 1 {
-		t.Errorf("after forget: recorded %v, want [x]", got)
 	}
 }

@@ -17,7 +17,6 @@ limitations under the License.
 package routeaddress
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -497,9 +496,4 @@ func foreignUID[T metav1.Object](o T) T {
 func named[T metav1.Object](o T, name string) T {
 	o.SetName(name)
 	return o
-}
-
-// withWarned is withMode with warnings already reported for the Route.
-func withWarned(ctx context.Context, events ...string) context.Context {
-	return context.WithValue(ctx, warnedKey{}, events)
 }

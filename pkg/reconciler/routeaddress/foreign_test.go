@@ -17,6 +17,7 @@ limitations under the License.
 package routeaddress
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -237,4 +238,9 @@ func BenchmarkForeignCache(b *testing.B) {
 		}), "B/foreign-slice")
 		b.ReportMetric(held(func(o any) (any, error) { return o, nil }), "B/whole-slice")
 	}
+}
+
+// withWarned is withMode with warnings already reported for the Route.
+func withWarned(ctx context.Context, events ...string) context.Context {
+	return context.WithValue(ctx, warnedKey{}, events)
 }

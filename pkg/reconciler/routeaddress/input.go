@@ -20,6 +20,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	//series:foreign
+	"strings"
+	//series:end
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -49,12 +52,38 @@ import (
 // others the cluster has.
 const SliceSelector = discoveryv1.LabelManagedBy + " in (" + names.ManagedBy + "," + names.MirroredBy + ")"
 
+//series:foreign
+
 // ForeignSliceSelector selects the EndpointSlices that serve a Service and
 // that neither this reconciler nor kube-controller-manager's mirroring
 // writes: any other manager's, or none. One labelled with a Route's
 // Service name adds its addresses to the Route's name wherever the
 // Service is headless; the reconciler reports it and leaves it alone.
 const ForeignSliceSelector = discoveryv1.LabelServiceName + "," + discoveryv1.LabelManagedBy + " notin (" + names.ManagedBy + "," + names.MirroredBy + ")"
+
+// ForeignEndpointSlice is the reason of the Warning about an EndpointSlice
+// that another controller manages under one of the Route's names.
+const ForeignEndpointSlice = "ForeignEndpointSlice"
+
+// Foreign says what the slice s, which another controller manages under a
+// name of the Route route, does: the Warning's message, and what
+// `kubectl route-address plan` and `status` print.
+func Foreign(route string, s *discoveryv1.EndpointSlice) string {
+	manager := "no managed-by label"
+	if m, ok := s.Labels[discoveryv1.LabelManagedBy]; ok {
+		manager = fmt.Sprintf("managed by %q", m)
+	}
+	var addrs []string
+	for _, e := range s.Endpoints {
+		addrs = append(addrs, e.Addresses...)
+	}
+	adds := "no address"
+	if len(addrs) > 0 {
+		adds = strings.Join(addrs, ", ")
+	}
+	return fmt.Sprintf("EndpointSlice %q (%s) is labelled with Service %q of Route %q and adds %s to its name while the Service is headless; it is not the Route's and is left alone",
+		s.Name, manager, s.Labels[discoveryv1.LabelServiceName], route, adds)
+}
 
 // StripForeign is the cache.TransformFunc of the informer of
 // ForeignSliceSelector: it keeps of a foreign slice what is reported about
@@ -94,6 +123,8 @@ func StripForeign(obj any) (any, error) {
 	return out, nil
 }
 
+//series:end
+
 // Stores are the objects a Route's planner input is read from: the
 // controller's informer stores, or the objects a client has listed, put
 // into stores of the same kind. Services and Endpoints are indexed with
@@ -101,10 +132,12 @@ func StripForeign(obj any) (any, error) {
 // namespace's: a KIngress's DomainInternal names a Service in another.
 type Stores struct {
 	Services, Endpoints, Slices cache.Indexer
+	//series:foreign
 	// Foreign holds the EndpointSlices that ForeignSliceSelector selects,
 	// as StripForeign leaves them (those their Service controls without
 	// labels), indexed with IndexSlices; nil when they are not read.
-	Foreign   cache.Indexer
+	Foreign cache.Indexer
+	//series:end
 	Ingresses networkinglisters.IngressLister
 }
 
@@ -204,11 +237,13 @@ func (s Stores) actual(r *v1.Route, placeholders []*resources.Placeholder) (plan
 		return a, fmt.Errorf("failed to list EndpointSlices: %w", err)
 	}
 	a.Slices = ss
+	//series:foreign
 	if s.Foreign != nil {
 		if a.Foreign, err = routeSlices(s.Foreign, ns, "", names); err != nil {
 			return a, fmt.Errorf("failed to list EndpointSlices: %w", err)
 		}
 	}
+	//series:end
 	return a, nil
 }
 

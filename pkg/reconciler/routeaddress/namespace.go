@@ -22,7 +22,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	//series:warned
 	"k8s.io/apimachinery/pkg/types"
+	//series:end
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
@@ -32,6 +34,11 @@ import (
 
 	netcfg "knative.dev/route-address/pkg/networking/config"
 )
+
+// InvalidModeAnnotation is why a name is left as it is: its Namespace's
+// route-address-mode annotation is not a mode. It is also the reason of the
+// Warning event on that Namespace.
+const InvalidModeAnnotation = "InvalidModeAnnotation"
 
 // namespaceNetwork returns the configuration the Routes of namespace ns are
 // reconciled under: network with the mode of the Namespace's annotation
@@ -66,13 +73,15 @@ type invalidNamespace struct {
 }
 
 // reportInvalid records the Warning about a Namespace whose annotation is
-// not a mode once for all its Routes (and again after an hour while it
-// holds; see warned).
+// not a mode.
 func (c *Reconciler) reportInvalid(ctx context.Context, n *invalidNamespace) {
 	w := warning{InvalidModeAnnotation, n.message}
+	//series:warned
+	// Once for all its Routes, and again after an hour while it holds.
 	if c.warned != nil && len(c.warned.filter(types.NamespacedName{Name: n.namespace.Name}, []string{w.key()})) == 0 {
 		return
 	}
+	//series:end
 	logging.FromContext(ctx).Warnw(n.message, "namespace", n.namespace.Name)
 	controller.GetEventRecorder(ctx).Event(n.namespace, corev1.EventTypeWarning, w.reason, w.message)
 }

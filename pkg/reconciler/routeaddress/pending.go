@@ -17,9 +17,7 @@ limitations under the License.
 package routeaddress
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	discoveryv1 "k8s.io/api/discovery/v1"
 
@@ -29,47 +27,13 @@ import (
 )
 
 // Why a name does not have its mode's shape once a reconcile's writes are
-// made. The first four are also the reasons of the Warning events that
-// say so.
+// made: the reasons of the Warning events (PendingNotOwned, ...), and these.
 const (
-	PendingNotOwned        = "NotOwned"
-	PendingNoLoadBalancer  = "LoadBalancerNotReady"
-	PendingFallback        = "ExternalNameFallback"
-	PendingUnresolvable    = "LoadBalancerUnresolvable"
 	PendingMirroring       = "WaitingForMirroring"
 	PendingRouteReconciler = "WaitingForRouteReconciler"
 	PendingWriteFailed     = "WriteFailed"
 	PendingNotReconciled   = "NotReconciled"
 )
-
-// ForeignEndpointSlice is the reason of the Warning about an EndpointSlice
-// that another controller manages under one of the Route's names.
-const ForeignEndpointSlice = "ForeignEndpointSlice"
-
-// Foreign says what the slice s, which another controller manages under a
-// name of the Route route, does: the Warning's message, and what
-// `kubectl route-address plan` and `status` print.
-func Foreign(route string, s *discoveryv1.EndpointSlice) string {
-	manager := "no managed-by label"
-	if m, ok := s.Labels[discoveryv1.LabelManagedBy]; ok {
-		manager = fmt.Sprintf("managed by %q", m)
-	}
-	var addrs []string
-	for _, e := range s.Endpoints {
-		addrs = append(addrs, e.Addresses...)
-	}
-	adds := "no address"
-	if len(addrs) > 0 {
-		adds = strings.Join(addrs, ", ")
-	}
-	return fmt.Sprintf("EndpointSlice %q (%s) is labelled with Service %q of Route %q and adds %s to its name while the Service is headless; it is not the Route's and is left alone",
-		s.Name, manager, s.Labels[discoveryv1.LabelServiceName], route, adds)
-}
-
-// InvalidModeAnnotation is why a name is left as it is: its Namespace's
-// route-address-mode annotation is not a mode. It is also the reason of the
-// Warning event on that Namespace.
-const InvalidModeAnnotation = "InvalidModeAnnotation"
 
 // Pending says why the name t.Name does not have the shape its mode asks
 // for once p's operations are made on in.Actual, "" when it has it: an

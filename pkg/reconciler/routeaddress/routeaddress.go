@@ -30,8 +30,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	//series:namespace
 	corev1listers "k8s.io/client-go/listers/core/v1"
+	//series:end
+	//series:retry
 	"k8s.io/client-go/util/workqueue"
+	//series:end
 
 	netv1alpha1 "knative.dev/networking/pkg/apis/networking/v1alpha1"
 	"knative.dev/pkg/controller"
@@ -58,17 +62,27 @@ type Reconciler struct {
 
 	// expect holds writes the informers have not shown yet.
 	expect *expectations
+	//series:warned
 	// warned holds the Warnings last recorded for each Route.
 	warned *warned
+	//series:end
+	//series:terminating
 	// terminating holds the namespaces whose writes are dropped.
 	terminating *terminating
+	//series:end
+	//series:namespace
 	// namespaces give their Routes a mode of their own (namespaceNetwork).
 	namespaces corev1listers.NamespaceLister
+	//series:end
+	//series:metrics
 	// metrics counts the Routes' names by shape and writes by result.
 	metrics *metrics
+	//series:end
+	//series:retry
 	// retries are the delays of Routes whose writes failed for a passing
 	// reason (see transient).
 	retries workqueue.TypedRateLimiter[types.NamespacedName]
+	//series:end
 }
 
 // Check that our Reconciler implements routereconciler.Interface.
@@ -76,8 +90,12 @@ var _ routereconciler.Interface = (*Reconciler)(nil)
 
 // ReconcileKind implements routereconciler.Interface.
 func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconciler.Event {
+	//series:namespace
 	cluster := networkFromContext(ctx)
 	network, invalid := namespaceNetwork(c.namespaces, cluster, r.Namespace)
+	//series:else
+	// network := networkFromContext(ctx)
+	//series:end
 	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
 	if !c.expect.satisfied(key, c.cachedVersion(r.Namespace)) {
 		// Our last writes are not in the cache yet; their events requeue
@@ -89,10 +107,12 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 	if err != nil {
 		return err
 	}
+	//series:namespace
 	if invalid != nil {
 		in.HoldExisting = true
 		c.reportInvalid(ctx, invalid)
 	}
+	//series:end
 	var warnings []warning
 	for i := range in.Targets {
 		a := &in.Targets[i]
@@ -113,18 +133,24 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 			"%s %q exists and is not controlled by Route %q; it is left alone and this name is not addressed", b.Kind, b.Name, r.Name)})
 	}
 
+	//series:foreign
 	for _, s := range in.Actual.Foreign {
 		warnings = append(warnings, warning{ForeignEndpointSlice, Foreign(r.Name, s)})
 	}
+	//series:end
 
 	out, err := c.execute(ctx, r, p.Ops)
+	//series:terminating
 	if errors.Is(err, errNamespaceTerminating) {
 		// Events could not be recorded there either.
 		c.terminating.dropped(ctx, r.Namespace, err)
 		c.metrics.forget(key)
 		return nil
 	}
+	//series:end
+	//series:metrics
 	c.metrics.reconciled(key, cluster.RouteAddressMode, network.RouteAddressMode, nameStates(in, p, out), len(in.Actual.Foreign))
+	//series:end
 	warnings = append(warnings, out.warnings...)
 	c.report(ctx, r, warnings)
 	recorder := controller.GetEventRecorder(ctx)
@@ -139,8 +165,14 @@ func (c *Reconciler) ReconcileKind(ctx context.Context, r *v1.Route) pkgreconcil
 		logging.FromContext(ctx).Infof("Waiting for kube-controller-manager to mirror the Endpoints %s into EndpointSlices", strings.Join(p.Waiting, ", "))
 		return controller.NewRequeueAfter(mirrorWait)
 	}
+	//series:retry
 	return c.retry(ctx, key, err)
+	//series:else
+	// return err
+	//series:end
 }
+
+//series:retry
 
 // retry returns err, but retries a Route whose failures are all transient
 // after its own delay instead, for up to retryAttempts failures in a row.
@@ -160,20 +192,24 @@ func (c *Reconciler) retry(ctx context.Context, key types.NamespacedName, err er
 	return controller.NewRequeueAfter(d)
 }
 
+//series:end
+
 // mirrorWait is how long a Route whose Endpoints are not mirrored yet waits
 // before it is reconciled again if no mirrored slice shows up.
 const mirrorWait = 5 * time.Second
 
-// report records the Warnings about the Route's state that are new since
-// its last reconcile (see warned).
+// report records the Warnings about the Route's state, once each.
 func (c *Reconciler) report(ctx context.Context, r *v1.Route, warnings []warning) {
 	keys := make([]string, len(warnings))
 	for i, w := range warnings {
 		keys[i] = w.key()
 	}
+	//series:warned
+	// Only those new since its last reconcile (see warned).
 	if c.warned != nil {
 		keys = c.warned.filter(types.NamespacedName{Namespace: r.Namespace, Name: r.Name}, keys)
 	}
+	//series:end
 	record := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		record[k] = true
@@ -191,6 +227,15 @@ func (c *Reconciler) report(ctx context.Context, r *v1.Route, warnings []warning
 type warning struct {
 	reason, message string
 }
+
+// The reasons of the Warning events about a name that does not get its
+// mode's shape.
+const (
+	PendingNotOwned       = "NotOwned"
+	PendingNoLoadBalancer = "LoadBalancerNotReady"
+	PendingFallback       = "ExternalNameFallback"
+	PendingUnresolvable   = "LoadBalancerUnresolvable"
+)
 
 // noLoadBalancerWarnings says, in the order of targets, which names keep their last
 // addresses because the KIngress has no load balancer.
@@ -272,11 +317,15 @@ type outcome struct {
 	// created holds the UIDs of the Services this execution created: the
 	// owner of their EndpointSlices.
 	created map[string]types.UID
-	// written are the operations made, in order; stopped the names whose
-	// operations stopped at a failure.
-	written []plan.Op
+	// stopped holds the names whose operations stopped at a failure.
 	stopped map[string]bool
+	//series:metrics
+	// written are the operations made, in order.
+	written []plan.Op
+	//series:end
 }
+
+//series:metrics
 
 // nameStates says what a reconcile left each of the Route's names as: the
 // shape of its Service once the operations made are, and why it does not
@@ -307,6 +356,8 @@ func nameStates(in plan.Input, p plan.Plan, out outcome) []nameState {
 	return states
 }
 
+//series:end
+
 // execute sends the operations in order. A failed operation stops the
 // later operations of its Service name only (they depend on it); the
 // other names go on, and the errors are returned together so that the work
@@ -322,9 +373,13 @@ func (c *Reconciler) execute(ctx context.Context, r *v1.Route, ops []plan.Op) (o
 		if out.stopped[op.Service()] {
 			continue
 		}
-		if err := c.apply(ctx, r, op, replacement(ops[i+1:], op), &out); errors.Is(err, errNamespaceTerminating) {
+		err := c.apply(ctx, r, op, replacement(ops[i+1:], op), &out)
+		//series:terminating
+		if errors.Is(err, errNamespaceTerminating) {
 			return out, err
-		} else if err != nil {
+		}
+		//series:end
+		if err != nil {
 			out.stopped[op.Service()] = true
 			errs = append(errs, err)
 		}
@@ -366,18 +421,22 @@ func (c *Reconciler) apply(ctx context.Context, r *v1.Route, op plan.Op, replace
 		// The live object holds the name, so a dry run that passes
 		// validation ends in AlreadyExists.
 		if _, err := c.do(ctx, bound, true); err != nil && !apierrs.IsAlreadyExists(err) {
+			//series:terminating
 			if err := namespaceTerminating(err); errors.Is(err, errNamespaceTerminating) {
 				return err
 			}
+			//series:end
 			msg := fmt.Sprintf("Failed to create %s %q (dry run before replacing it; the current one is kept): %v", op.Kind, op.Name(), err)
 			recorder.Event(r, corev1.EventTypeWarning, failedReason[plan.Create], msg)
 			return fmt.Errorf("failed to create %s %q (dry run): %w", op.Kind, op.Name(), err)
 		}
 	}
 	live, err := c.write(ctx, op)
+	//series:terminating
 	if err := namespaceTerminating(err); errors.Is(err, errNamespaceTerminating) {
 		return err
 	}
+	//series:end
 	if op.Verb == plan.Create && apierrs.IsAlreadyExists(err) {
 		return c.alreadyExists(ctx, r, op, err, out)
 	}
@@ -422,17 +481,25 @@ func refusedSize(op plan.Op, err error) string {
 // EndpointSlice.
 const maxSliceEndpoints = 1000
 
-// write sends op and counts it.
+// write sends op: every write of the reconciler goes through it.
 func (c *Reconciler) write(ctx context.Context, op plan.Op) (metav1.Object, error) {
 	live, err := c.do(ctx, op, false)
+	//series:metrics
 	c.metrics.wrote(ctx, op, err)
+	//series:end
 	return live, err
 }
 
+// wrote records a write made: expected in the informers' cache, and in
+// the reconcile's outcome.
 func (c *Reconciler) wrote(r *v1.Route, op plan.Op, out *outcome) {
-	out.written = append(out.written, op)
 	c.expect.wrote(types.NamespacedName{Namespace: r.Namespace, Name: r.Name}, op)
+	//series:metrics
+	out.written = append(out.written, op)
+	//series:end
+	//series:terminating
 	c.terminating.wrote(r.Namespace)
+	//series:end
 	if _, evented := pastTense[op.Verb]; evented {
 		out.done[op.Verb] = append(out.done[op.Verb], fmt.Sprintf("%s %q", op.Kind, op.Name()))
 	}

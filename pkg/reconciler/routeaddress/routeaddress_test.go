@@ -244,10 +244,10 @@ func factory() Factory {
 		if !ok {
 			settings = &netcfg.Config{RouteAddressMode: netcfg.RouteAddressModeEndpointSlices, RouteAddressExternalNameFallback: netcfg.RouteAddressFallbackEnabled}
 		}
-		// The controller's two EndpointSlice informers, each filtered by
-		// its selector.
+		// The controller's EndpointSlice informers, each filtered by its
+		// selector.
 		all := listers.IndexerFor(&discoveryv1.EndpointSlice{}).List()
-		slices, foreign := selected(all, SliceSelector, nil), selected(all, ForeignSliceSelector, StripForeign)
+		slices := selected(all, SliceSelector, nil)
 		services, endpoints := listers.IndexerFor(&corev1.Service{}), listers.IndexerFor(&corev1.Endpoints{})
 		for _, idx := range []cache.Indexer{services, endpoints} {
 			if err := IndexByRoute(idx); err != nil {
@@ -261,20 +261,33 @@ func factory() Factory {
 				endpointsLister: listers.GetEndpointsLister(),
 				sliceLister:     endpointSliceLister(listers),
 			},
-			stores:      Stores{Services: services, Endpoints: endpoints, Slices: slices, Foreign: foreign, Ingresses: listers.GetIngressLister()},
-			tracker:     ctx.Value(TrackerKey).(tracker.Interface),
-			expect:      newExpectations(),
-			warned:      newWarned(),
-			terminating: newTerminating(),
-			namespaces:  listers.GetNamespaceLister(),
-			retries:     newRetries(),
+			stores:  Stores{Services: services, Endpoints: endpoints, Slices: slices, Ingresses: listers.GetIngressLister()},
+			tracker: ctx.Value(TrackerKey).(tracker.Interface),
+			expect:  newExpectations(),
 		}
-		if m, ok := ctx.Value(metricsKey{}).(*metrics); ok {
-			r.metrics = m
-		}
+		//series:namespace
+		r.namespaces = listers.GetNamespaceLister()
+		//series:end
+		//series:foreign
+		r.stores.Foreign = selected(all, ForeignSliceSelector, StripForeign)
+		//series:end
+		//series:warned
+		r.warned = newWarned()
 		if w, ok := ctx.Value(warnedKey{}).([]string); ok {
 			r.warned.seed(k8stypes.NamespacedName{Namespace: rt.Namespace, Name: rt.RouteName}, w)
 		}
+		//series:end
+		//series:terminating
+		r.terminating = newTerminating()
+		//series:end
+		//series:retry
+		r.retries = newRetries()
+		//series:end
+		//series:metrics
+		if m, ok := ctx.Value(metricsKey{}).(*metrics); ok {
+			r.metrics = m
+		}
+		//series:end
 		return routereconciler.NewReconciler(ctx, logging.FromContext(ctx), servingclient.Get(ctx),
 			listers.GetRouteLister(), controller.GetEventRecorder(ctx), r,
 			controller.Options{ConfigStore: testStore{settings}, SkipStatusUpdates: true})
@@ -320,10 +333,18 @@ func withUID[T runtime.Object](o T) T {
 	return o
 }
 
+//series:warned
+
+// warnedKey carries the Warnings a row's Route has already had reported.
 type warnedKey struct{}
+
+//series:end
+//series:metrics
 
 // metricsKey carries the metrics a row's Reconciler records to.
 type metricsKey struct{}
+
+//series:end
 
 const actionsKey = "actions"
 

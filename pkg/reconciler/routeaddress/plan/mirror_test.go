@@ -17,6 +17,7 @@ limitations under the License.
 package plan
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -178,4 +179,13 @@ func TestMirrored(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ips returns the addresses 10.1.{i/250}.{i%250+1} for i in [from, to).
+func ips(from, to int) []string {
+	out := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
+		out = append(out, fmt.Sprintf("10.1.%d.%d", i/250, i%250+1))
+	}
+	return out
 }

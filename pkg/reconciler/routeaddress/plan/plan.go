@@ -389,7 +389,11 @@ func (p *planner) targetSlices(t *resources.Addressing, svc *corev1.Service, ss 
 		uid = svc.UID
 	}
 	recreated := ph == afterService
+	//series:large
 	wantSlices := split(t.Slices, ss)
+	//series:else
+	// wantSlices := t.Slices
+	//series:end
 	for _, want := range wantSlices {
 		*p.ops(ph) = append(*p.ops(ph), p.sliceOps(want, findSlice(ss, want.Name), svc, uid, recreated)...)
 	}

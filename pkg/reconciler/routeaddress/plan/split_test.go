@@ -17,22 +17,12 @@ limitations under the License.
 package plan
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
-
-// ips returns the addresses 10.1.{i/250}.{i%250+1} for i in [from, to).
-func ips(from, to int) []string {
-	out := make([]string, 0, to-from)
-	for i := from; i < to; i++ {
-		out = append(out, fmt.Sprintf("10.1.%d.%d", i/250, i%250+1))
-	}
-	return out
-}
 
 // splitSlice is an IPv4 slice named name holding addrs, one endpoint each.
 func splitSlice(name string, addrs ...string) *discoveryv1.EndpointSlice {
