@@ -302,20 +302,20 @@ Image listed with managedFields are cached without them, labels kept."
 # back. A reconciler that writes a Route's names in even one mode needs the
 # load balancer's resolution, the desired objects, the planner and the
 # reconciler's reads and writes (over 3 000 lines of code before a test),
-# so it takes seven pull requests, each a part with its tests and the
-# reason it is needed; the last one runs it in the controller. After it,
-# each pull request turns on one capability (Warnings reported once,
-# switching by namespace, other managers' slices reported, the metrics,
-# writes into terminating namespaces dropped, the reconciler's own retries),
-# then the tests of the
-# planner against a simulated apiserver and of faults and switches.
+# so it takes six pull requests, each a part with its tests and the reason
+# it is needed; the last one runs it in the controller. After it, each
+# pull request turns on one capability (Warnings reported once, switching
+# by namespace, other managers' slices reported, the metrics, writes into
+# terminating namespaces dropped, the reconciler's own retries), then come
+# the tests of the planner against a simulated apiserver and of faults and
+# switches, and slices of at most 100 addresses.
 ra resources/doc.go resources/loadbalancer.go resources/loadbalancer_test.go \
   testing/doc.go testing/fixtures.go testing/objects.go
 step "routeaddress: resolve an Ingress's load balancer to IP addresses" \
 "Why: a Route's names can only get real endpoints if what the KIngress
 reports can be turned into IP addresses; net-istio, net-kourier and
-net-gateway-api report a DomainInternal, not an IP. Part 1 of 7 of
-route-address-mode's alpha, which the controller runs from part 7 on
+net-gateway-api report a DomainInternal, not an IP. Part 1 of 6 of
+route-address-mode's alpha, which the controller runs from part 6 on
 (knative/serving#11821).
 
 A KIngress's load balancer status, as the route reconciler chooses it,
@@ -334,7 +334,7 @@ ra resources/names/doc.go resources/names/names.go resources/names/names_test.go
   resources/placeholders.go resources/placeholders_test.go plan/doc.go plan/types.go
 step "routeaddress: the headless Service, Endpoints and EndpointSlices of a Route's names" \
 "Why: what each mode makes of a name is decided in one pure function, so
-that the planner and its tests compare against one definition. Part 2 of 7
+that the planner and its tests compare against one definition. Part 2 of 6
 of route-address-mode's alpha.
 
 What each of a Route's cluster-local names becomes under each
@@ -364,7 +364,7 @@ Turning an ExternalName Service into a headless one, recreating a Service
 whose clusterIP is immutable, or handing a name back to the route
 reconciler each has an order in which no lookup fails; the planner is the
 one place that order is decided, as a pure function that tests can drive.
-Part 4 of 7 of route-address-mode's alpha.
+Part 3 of 6 of route-address-mode's alpha.
 
 Diffs a Route's desired objects against those in the cluster into
 ordered operations: slices before a Service turns headless, a Service
@@ -386,7 +386,7 @@ step "routeaddress: a Route's objects, read through the informers' indexes, and 
 writes three kinds; a read's cost must not grow with the number of objects
 in the Route's namespace (listing a namespace's Services per Route does,
 at thousands of Routes), and a reconcile must not plan again on a cache
-that has not seen its own writes. Part 5 of 7 of route-address-mode's
+that has not seen its own writes. Part 4 of 6 of route-address-mode's
 alpha.
 
 Stores.Input: a Route's planner input (its KIngress, the desired objects
@@ -407,7 +407,7 @@ ra listers_test.go routeaddress.go routeaddress_test.go testing/defaults.go
 git_ -C "${SERVING}" apply "${HUNKS}/serving-listers.patch"
 step "routeaddress: the reconciler" \
 "Why: this joins the parts into a Route reconciler; the next PR runs it,
-so that it can be read and tested on its own. Part 6 of 7 of
+so that it can be read and tested on its own. Part 5 of 6 of
 route-address-mode's alpha.
 
 ReconcileKind gathers a Route's objects (Stores.Input), plans and executes
@@ -434,8 +434,8 @@ step "routeaddress: run by the controller, which leaves it the placeholder Servi
 "Why: from this PR on, route-address-mode changes what a cluster does: a
 user who sets it gets a Route's names as headless Services with
 EndpointSlices, Endpoints or both for DomainInternal and IP load
-balancers, and back to ExternalName Services when it is unset. Part 7 of
-7 of route-address-mode's alpha. It is one PR because either half alone
+balancers, and back to ExternalName Services when it is unset. Part 6 of
+6 of route-address-mode's alpha. It is one PR because either half alone
 would leave a Route's names fought over by two reconcilers, or made by
 none, in a mode other than externalname.
 
