@@ -256,6 +256,7 @@ for p in "${PATCHES}"/serving/*.patch; do
   again=()
   before=()
   parent="$(git_ -C "${SERVING}" rev-parse HEAD~1)"
+  head="$(git_ -C "${SERVING}" rev-parse HEAD)"
   while IFS= read -r f; do
     if [[ -v "SENT[${f}]" ]]; then
       again+=("${f} (${SENT[${f}]})")
@@ -286,7 +287,7 @@ for p in "${PATCHES}"/serving/*.patch; do
     fi
     if [[ ${#touched[@]} -gt 0 ]]; then
       (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go test "${touched[@]}" | sed 's/^/  /')
-      for d in "${touched[@]}"; do TESTED["$(git_ -C "${SERVING}" rev-parse HEAD) ${d}"]=1; done
+      for d in "${touched[@]}"; do TESTED["${head} ${d}"]=1; done
     fi
     if [[ ${#touched[@]} -gt 0 || ${#e2e[@]} -gt 0 ]]; then
       (cd "${SERVING}" && GOFLAGS="-mod=mod ${GOFLAGS:-}" "${LINT}" run --new-from-rev HEAD~1 "${touched[@]}" "${e2e[@]}")

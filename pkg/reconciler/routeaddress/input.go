@@ -66,8 +66,8 @@ const ForeignSliceSelector = discoveryv1.LabelServiceName + "," + discoveryv1.La
 const ForeignEndpointSlice = "ForeignEndpointSlice"
 
 // Foreign says what the slice s, which another controller manages under a
-// name of the Route route, does: the Warning's message, and what
-// `kubectl route-address plan` and `status` print.
+// name of the Route route, does: the Warning's message, exported for tools
+// that report a Route's names.
 func Foreign(route string, s *discoveryv1.EndpointSlice) string {
 	manager := "no managed-by label"
 	if m, ok := s.Labels[discoveryv1.LabelManagedBy]; ok {

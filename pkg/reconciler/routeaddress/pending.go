@@ -43,7 +43,7 @@ const (
 // its last addresses), its load balancer cannot be resolved (it falls back
 // to ExternalName, or has no endpoints), or, in ExternalName mode, our
 // EndpointSlices wait for the route reconciler to reshape the Service.
-// The controller and `kubectl route-address status` both read it.
+// It is exported for tools that report a Route's names as the metrics do.
 func Pending(in plan.Input, p plan.Plan, t *resources.Addressing) string {
 	if _, ok := BlockedBy(in.Actual, p.Blocked, t.Name); ok {
 		return PendingNotOwned
